@@ -1,0 +1,111 @@
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { DatabaseHandle } from './db';
+import { installErrorHandling } from './http/errors';
+import { REDACTED_PATHS, redactUrl } from './http/redact';
+import { accountRoutes } from './modules/accounts/account.routes';
+import { ownerAuthHook } from './modules/auth/owner-auth';
+import { domainRoutes, tlsAskRoute } from './modules/domains/domain.routes';
+import { funnelRoutes } from './modules/funnels/funnel.routes';
+import { healthRoutes } from './modules/health/health.routes';
+import { leadRoutes } from './modules/leads/lead.routes';
+import { pageRoutes } from './modules/pages/page.routes';
+import { previewRoutes } from './modules/previews/preview.routes';
+import { siteApiRoutes, visitorPageRoutes } from './modules/site/site.routes';
+import { createServices, type Services } from './services';
+
+export const ASSETS_DIR = fileURLToPath(new URL('../assets', import.meta.url));
+
+export interface AppOptions {
+  config: Config;
+  database: DatabaseHandle;
+  /** Where log lines go; default stdout. Tests pass a stream to read them. */
+  logStream?: NodeJS.WritableStream;
+}
+
+export interface App {
+  server: FastifyInstance;
+  services: Services;
+}
+
+export async function buildApp({ config, database, logStream }: AppOptions): Promise<App> {
+  const services = await createServices(database, config);
+  const server = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: {
+        req: (req: { method: string; url: string; hostname?: string; ip?: string }) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          host: req.hostname,
+          remoteAddress: req.ip,
+        }),
+      },
+      ...(logStream ? { stream: logStream } : {}),
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimitBytes,
+    // A request that has not finished sending in 30 s is cut: slow clients cannot hold sockets.
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+  server.setValidatorCompiler(validatorCompiler);
+  server.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(server);
+
+  await server.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Embudo API',
+        version: '0.1.0',
+        description: 'Owner API (Bearer API key) and the visitor API of the funnel pages.',
+      },
+      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await server.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  await server.register(fastifyStatic, {
+    root: ASSETS_DIR,
+    prefix: '/assets/',
+    acceptRanges: true,
+    maxAge: '1h',
+  });
+
+  await server.register(healthRoutes, { prefix: '/api', db: database.db, dialect: database.dialect });
+  await server.register(tlsAskRoute, { prefix: '/api', domains: services.domains });
+  await server.register(
+    async (owner) => {
+      owner.decorateRequest('owner', null);
+      owner.addHook('onRequest', ownerAuthHook(services.accounts));
+      owner.addHook('onRoute', (route) => {
+        route.schema = { ...route.schema, security: [{ apiKey: [] }] };
+      });
+      await owner.register(accountRoutes, { accounts: services.accounts });
+      await owner.register(funnelRoutes, { funnels: services.funnels });
+      await owner.register(pageRoutes, { pages: services.pages });
+      await owner.register(leadRoutes, { leads: services.leads });
+      await owner.register(domainRoutes, { domains: services.domains });
+      await owner.register(previewRoutes, { previews: services.previews });
+    },
+    { prefix: '/api/owner' },
+  );
+  await server.register(siteApiRoutes, { site: services.site });
+  await server.register(visitorPageRoutes, { site: services.site, baseDomains: config.baseDomains });
+
+  return { server, services };
+}

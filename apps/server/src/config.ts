@@ -1,0 +1,109 @@
+import { DEV_BASE_DOMAINS } from '@embudo/contracts';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * Every setting, read from the environment once at start-up. A bad value stops the server with a
+ * sentence naming the variable, never a stack trace.
+ */
+const EnvSchema = z.object({
+  PORT: z.coerce.number({ message: 'must be a number' }).int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .min(1)
+    .default('sqlite:./data/embudo.db')
+    .refine(
+      (v) => /^(postgres(ql)?:\/\/|sqlite:|file:|[./\w])/i.test(v),
+      'use postgres://… or sqlite:./path/to/file.db',
+    ),
+  BASE_DOMAINS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((d) => d.trim().toLowerCase())
+        .filter((d) => d.length > 0),
+    )
+    .refine(
+      (list) => list.every((d) => /^[a-z0-9.-]+$/.test(d)),
+      'a comma-separated list of host names (no scheme, no port)',
+    ),
+  PUBLIC_URL: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || /^https?:\/\/[^/]+\/?$/.test(v),
+      'an origin such as https://embudo.example.com (no path)',
+    ),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .refine(
+      (v) => /^(true|false|)$/.test(v) || /^[0-9a-fA-F.:/,\s]+$/.test(v),
+      'true, false, or a comma-separated list of proxy addresses or CIDR ranges',
+    )
+    .transform((v): boolean | string => (v === 'true' ? true : v === 'false' || v === '' ? false : v)),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { message: `one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  SEED_DEMO: z.enum(['auto', 'always', 'never'], { message: 'auto, always or never' }).default('auto'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(50 * 1024 * 1024)
+    .default(1024 * 1024),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  /** Hosts whose first path segment is an account slug (spec §2.1). */
+  baseDomains: string[];
+  /** The address links are printed with; default http://localhost:{port}. */
+  publicUrl: string;
+  /** Whether X-Forwarded-For is believed: false, true (any proxy), or the proxies' addresses. */
+  trustProxy: boolean | string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  seedDemo: 'auto' | 'always' | 'never';
+  shutdownTimeoutMs: number;
+  bodyLimitBytes: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? 'environment');
+        return `${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  const publicHost = new URL(publicUrl).hostname.toLowerCase();
+  const baseDomains = [...new Set([...DEV_BASE_DOMAINS, ...e.BASE_DOMAINS, publicHost])];
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    baseDomains,
+    publicUrl,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    seedDemo: e.SEED_DEMO,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+  };
+}

@@ -1,0 +1,86 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  CamelCasePlugin,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  type MigrationProvider,
+} from 'kysely';
+import pg from 'pg';
+import { dialectOf, type Dialect } from './dialect';
+import { migrationsFor } from './migrations';
+import type { Database } from './schema';
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  /** A description safe to log: no password. */
+  label: string;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL only: the schema to work in (tests give each file its own). */
+  schema?: string;
+  poolSize?: number;
+}
+
+// int8 (bigint) columns hold epoch milliseconds, well inside Number's exact range.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+
+export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions = {}): DatabaseHandle {
+  const dialect = dialectOf(databaseUrl);
+  if (dialect === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: options.poolSize ?? 10,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    // An idle client losing its connection must not crash the process; the pool replaces it.
+    pool.on('error', () => undefined);
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool }),
+      plugins: [new CamelCasePlugin()],
+    });
+    const url = new URL(databaseUrl);
+    return {
+      db,
+      dialect,
+      label: `postgres://${url.host}${url.pathname}${options.schema ? ` (schema ${options.schema})` : ''}`,
+      close: () => db.destroy(),
+    };
+  }
+  const file = sqliteFile(databaseUrl);
+  mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    plugins: [new CamelCasePlugin()],
+  });
+  return { db, dialect, label: `sqlite:${file}`, close: () => db.destroy() };
+}
+
+/** `sqlite:./data/embudo.db`, `file:…` or a plain path. */
+export function sqliteFile(databaseUrl: string): string {
+  return resolve(databaseUrl.replace(/^(sqlite|file):(\/\/)?/, ''));
+}
+
+export async function migrate(handle: DatabaseHandle): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrationsFor(handle.dialect)) };
+  const migrator = new Migrator({ db: handle.db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error !== undefined || failed) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+  }
+}

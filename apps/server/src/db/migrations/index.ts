@@ -1,0 +1,10 @@
+import type { Kysely, Migration } from 'kysely';
+import type { Dialect } from '../dialect';
+import * as initial from './0001-initial';
+
+/** Migrations in order. Each takes the dialect for the rare type that differs (DESIGN §5.11). */
+export function migrationsFor(dialect: Dialect): Record<string, Migration> {
+  return {
+    '0001-initial': { up: (db: Kysely<unknown>) => initial.up(db, dialect) },
+  };
+}

@@ -1,0 +1,143 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Tables as Kysely sees them (camelCase here, snake_case in SQL via CamelCasePlugin).
+ * Times are epoch milliseconds; booleans are 0/1 integers; JSON is text. The same on SQLite and
+ * PostgreSQL, so every query reads the same values on both.
+ */
+export interface Database {
+  instanceSettings: { key: string; value: string };
+  accounts: {
+    id: string;
+    slug: string;
+    name: string;
+    subscriptionStatus: string;
+    settings: string;
+    createdAt: number;
+  };
+  apiKeys: {
+    id: string;
+    accountId: string;
+    keyHash: string;
+    label: string;
+    createdAt: number;
+    lastUsedAt: number | null;
+  };
+  domains: { id: string; accountId: string; host: string; createdAt: number };
+  funnels: {
+    id: string;
+    accountId: string;
+    name: string;
+    typeFunnel: string;
+    language: string;
+    settings: string;
+    pixel: string;
+    createdAt: number;
+    updatedAt: number;
+  };
+  pages: {
+    id: string;
+    funnelId: string;
+    position: number;
+    layout: string;
+    buttonAction: string;
+    content: string;
+    createdAt: number;
+    updatedAt: number;
+  };
+  leads: {
+    id: string;
+    accountId: string;
+    funnelId: string;
+    tokenHash: string;
+    name: string;
+    email: string | null;
+    phone: string | null;
+    currentPageId: string | null;
+    deadlineAt: number | null;
+    deadlineExceptionOn: number | null;
+    createdAt: number;
+  };
+  leadPageProgress: {
+    leadId: string;
+    pageId: string;
+    completedAt: number | null;
+    lastVideoPosition: number | null;
+    updatedAt: number;
+  };
+  previewTokens: {
+    id: string;
+    tokenHash: string;
+    accountId: string;
+    funnelId: string;
+    pageId: string;
+    expiresAt: number;
+    createdAt: number;
+  };
+  visits: {
+    id: string;
+    leadId: string;
+    funnelId: string;
+    pageId: string | null;
+    visitorType: string;
+    ip: string | null;
+    userAgent: string | null;
+    createdAt: number;
+  };
+  pageSessions: {
+    id: string;
+    leadId: string;
+    funnelId: string;
+    pageId: string;
+    startAt: number;
+    startReason: string;
+    endAt: number | null;
+    endReason: string | null;
+    endInferred: number;
+    details: string;
+    lastSeenAt: number;
+  };
+  videoRecords: {
+    id: string;
+    pageSessionId: string;
+    leadId: string;
+    startViewTime: number;
+    endViewTime: number;
+    startTimeVideo: number;
+    endTimeVideo: number;
+    details: string;
+    receivedAt: number;
+  };
+  actions: {
+    id: string;
+    pageSessionId: string | null;
+    leadId: string;
+    action: string;
+    occurredAt: number;
+    details: string;
+    receivedAt: number;
+  };
+  conversions: {
+    id: string;
+    accountId: string;
+    funnelId: string;
+    leadId: string;
+    pageId: string | null;
+    kind: string;
+    details: string;
+    createdAt: number;
+  };
+  pixelOutbox: {
+    id: Generated<number>;
+    eventId: string;
+    accountId: string;
+    funnelId: string;
+    payload: string;
+    attempts: number;
+    nextAttemptAt: number;
+    deliveredAt: number | null;
+    droppedAt: number | null;
+    lastError: string | null;
+    createdAt: number;
+  };
+}

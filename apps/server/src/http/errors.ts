@@ -1,0 +1,103 @@
+import { ErrorCode, type ApiError } from '@embudo/contracts';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { HttpError } from '../lib/http-errors';
+
+/** Fastify's own 4xx errors, renamed to our stable codes. */
+const FASTIFY_CODES: Record<string, { status: number; code: string; message?: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    status: 400,
+    code: ErrorCode.invalidJson,
+    message: 'the body is not valid JSON',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    code: ErrorCode.invalidJson,
+    message: 'the body is empty; send a JSON object',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    code: ErrorCode.bodyTooLarge,
+    message: 'the body is larger than this route accepts',
+  },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: ErrorCode.unsupportedMediaType,
+    message: 'send the body as application/json',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    code: ErrorCode.validation,
+    message: 'Content-Length does not match the body',
+  },
+};
+
+/**
+ * One error shape for every answer (contracts' ApiError). A 5xx is logged with its stack and answered
+ * with a plain sentence: no stack, no internals, ever.
+ */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    let body: ApiError;
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issues = error.validation.map((v) => ({
+        path: [error.validationContext, ...v.instancePath.split('/').filter(Boolean)].join('.'),
+        message: v.message ?? 'invalid',
+      }));
+      body = {
+        statusCode: 400,
+        code: ErrorCode.validation,
+        message: `invalid ${error.validationContext ?? 'request'}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+        issues,
+      };
+    } else if (error instanceof HttpError) {
+      body = {
+        statusCode: error.statusCode,
+        code: error.code,
+        message: error.message,
+        ...(error.issues ? { issues: error.issues } : {}),
+      };
+    } else if (error.code in FASTIFY_CODES) {
+      const known = FASTIFY_CODES[error.code] as (typeof FASTIFY_CODES)[string];
+      body = { statusCode: known.status, code: known.code, message: known.message ?? error.message };
+    } else if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      body = {
+        statusCode: error.statusCode,
+        code: error.code || ErrorCode.validation,
+        message: error.message,
+      };
+    } else if (isDatabaseUnavailable(error)) {
+      request.log.error({ err: error }, 'database unavailable');
+      body = {
+        statusCode: 503,
+        code: ErrorCode.unavailable,
+        message: 'the database is not answering; try again shortly',
+      };
+      void reply.header('retry-after', '5');
+    } else {
+      request.log.error({ err: error }, 'unhandled error');
+      body = { statusCode: 500, code: ErrorCode.internal, message: 'internal error' };
+    }
+    return reply.status(body.statusCode).type('application/json; charset=utf-8').send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const body: ApiError = {
+      statusCode: 404,
+      code: ErrorCode.notFound,
+      message: `no route for ${request.method} ${request.url.split('?')[0] ?? ''}`,
+    };
+    return reply.status(404).send(body);
+  });
+}
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return (
+    typeof code === 'string' &&
+    (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001', '08003'].includes(
+      code,
+    ) ||
+      code === 'SQLITE_BUSY')
+  );
+}

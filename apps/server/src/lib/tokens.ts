@@ -1,0 +1,35 @@
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+
+/** 192 random bits, URL-safe: lead, preview and API tokens (DESIGN §5.5 asks for at least 128). */
+const TOKEN_BYTES = 24;
+
+export const API_KEY_PREFIX = 'emb_';
+
+export function newToken(): string {
+  return randomBytes(TOKEN_BYTES).toString('base64url');
+}
+
+export function newApiKey(): string {
+  return API_KEY_PREFIX + randomBytes(32).toString('base64url');
+}
+
+/** Only this digest is stored; a token is shown once and never written down in clear. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * A token derived from the instance secret and a label: unguessable without the secret, and the same
+ * every time, so that idempotent jobs (the demo seed) can hand out the same link twice.
+ */
+export function deriveToken(secret: string, label: string, prefix = ''): string {
+  const bytes = prefix === API_KEY_PREFIX ? 32 : TOKEN_BYTES;
+  return (
+    prefix + createHmac('sha256', secret).update(label).digest().subarray(0, bytes).toString('base64url')
+  );
+}
+
+export const newId = (): string => randomUUID();
+
+/** Looks like one of our tokens: used to keep them out of logs. */
+export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,}$/;

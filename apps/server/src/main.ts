@@ -1,0 +1,75 @@
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { openDatabaseWithRetry } from './db/open-with-retry';
+import { formatDemoLinks } from './modules/demo/demo.format';
+import { seedDemo } from './modules/demo/demo.seed';
+
+/** `npm start`: configure, migrate, seed the demo into an empty embedded database, serve. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabaseWithRetry(config.databaseUrl, (line) =>
+    process.stderr.write(`${line}\n`),
+  );
+
+  const { server, services } = await buildApp({ config, database });
+  const accounts = await services.repos.accounts.list();
+  // auto: seed an empty embedded database, and keep printing the demo's links while it is there.
+  const seed =
+    config.seedDemo === 'always' ||
+    (config.seedDemo === 'auto' &&
+      database.dialect === 'sqlite' &&
+      (accounts.length === 0 || accounts.some((a) => a.slug === 'demo')));
+  const demo = seed ? await seedDemo(services, config.publicUrl) : undefined;
+
+  let closing = false;
+  const shutdown = (signal: string): void => {
+    if (closing) return;
+    closing = true;
+    server.log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    const force = setTimeout(() => {
+      server.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    force.unref();
+    server
+      .close()
+      .then(() => database.close())
+      .then(() => {
+        server.log.info('stopped cleanly');
+        process.exit(0);
+      })
+      .catch((error: unknown) => {
+        server.log.error({ err: error }, 'error while shutting down');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => {
+    shutdown('SIGTERM');
+  });
+  process.on('SIGINT', () => {
+    shutdown('SIGINT');
+  });
+
+  await server.listen({ port: config.port, host: config.host });
+  const lines = [
+    '',
+    `Embudo is serving on ${config.publicUrl} (database: ${database.label})`,
+    `  API docs: ${config.publicUrl}/api/docs`,
+    ...(demo
+      ? formatDemoLinks(demo)
+      : accounts.length > 0
+        ? []
+        : ['  No accounts yet: npm run embudo -- account create --slug you --name "You"']),
+    '',
+  ];
+  process.stderr.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`Embudo cannot start: ${error.message}\nSee .env.example for every setting.\n`);
+  } else {
+    process.stderr.write(`Embudo cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+  process.exit(1);
+});

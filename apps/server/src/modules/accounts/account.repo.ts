@@ -1,0 +1,58 @@
+import { AccountSettings, SubscriptionStatus, type Account } from '@embudo/contracts';
+import type { Db } from '../../db';
+import type { Database } from '../../db/schema';
+import { readJson, toIso } from '../../lib/json';
+
+type AccountRow = Database['accounts'];
+
+export function toAccount(row: AccountRow): Account {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    subscriptionStatus: SubscriptionStatus.parse(row.subscriptionStatus),
+    settings: readJson(AccountSettings, row.settings),
+    createdAt: toIso(row.createdAt),
+  };
+}
+
+export function createAccountRepo(db: Db) {
+  return {
+    async insert(row: AccountRow, apiKey: Database['apiKeys']): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('accounts').values(row).execute();
+        await trx.insertInto('apiKeys').values(apiKey).execute();
+      });
+    },
+    findById: (id: string) => db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst(),
+    findBySlug: (slug: string) =>
+      db.selectFrom('accounts').selectAll().where('slug', '=', slug).executeTakeFirst(),
+    list: () => db.selectFrom('accounts').selectAll().orderBy('createdAt').execute(),
+    async update(
+      id: string,
+      values: Partial<Pick<AccountRow, 'name' | 'settings' | 'subscriptionStatus'>>,
+    ): Promise<void> {
+      await db.updateTable('accounts').set(values).where('id', '=', id).execute();
+    },
+    /** The account an API key belongs to, by the key's hash. */
+    findByKeyHash: (keyHash: string) =>
+      db
+        .selectFrom('apiKeys')
+        .innerJoin('accounts', 'accounts.id', 'apiKeys.accountId')
+        .selectAll('accounts')
+        .select('apiKeys.id as keyId')
+        .where('apiKeys.keyHash', '=', keyHash)
+        .executeTakeFirst(),
+    async insertApiKey(row: Database['apiKeys']): Promise<void> {
+      await db
+        .insertInto('apiKeys')
+        .values(row)
+        .onConflict((oc) => oc.column('keyHash').doNothing())
+        .execute();
+    },
+    async touchApiKey(id: string, at: number): Promise<void> {
+      await db.updateTable('apiKeys').set({ lastUsedAt: at }).where('id', '=', id).execute();
+    },
+  };
+}
+export type AccountRepo = ReturnType<typeof createAccountRepo>;

@@ -1,0 +1,173 @@
+import type { Account, ButtonAction, FunnelCreate, PageCreate } from '@embudo/contracts';
+import { API_KEY_PREFIX, deriveToken, hashToken, newId } from '../../lib/tokens';
+import { toAccount } from '../accounts/account.repo';
+import type { Services } from '../../services';
+
+export interface DemoFunnel {
+  id: string;
+  name: string;
+  pages: { id: string; position: number; buttonAction: ButtonAction }[];
+  leads: { name: string; token: string; url: string }[];
+  previewUrl: string;
+}
+
+export interface DemoAccount {
+  accountSlug: string;
+  apiKey: string;
+  funnels: DemoFunnel[];
+}
+
+export interface DemoSummary extends DemoAccount {
+  baseUrl: string;
+  /** Other seeded accounts (enigma, with the green WhatsApp button of DESIGN §5.12). */
+  otherAccounts: DemoAccount[];
+}
+
+interface FunnelPlan {
+  funnel: FunnelCreate;
+  pages: PageCreate[];
+  leads: string[];
+}
+
+const VIDEO = { hostingVideo: 'SELF_HOSTED', videoUrl: '/assets/demo/vsl.mp4' } as const;
+const WHATSAPP = 'https://wa.me/5215512345678?text=Hola%2C%20quiero%20m%C3%A1s%20informaci%C3%B3n';
+
+const VSL_FUNNEL: FunnelPlan = {
+  funnel: { name: 'Lanzamiento VSL', typeFunnel: 'VSL', language: 'es', isPreLaunch: false },
+  pages: [
+    {
+      buttonAction: 'NEXT-PAGE',
+      headline: 'Clase 1: <strong>el método</strong> que cambia tus ventas',
+      subheadline: 'Mira el video completo: el botón aparece al final.',
+      showSubHeadLine: true,
+      buttonCopy: 'Ver la clase 2',
+      buttonTime: { hours: 0, minutes: 0, seconds: 8 },
+      ...VIDEO,
+    },
+    {
+      buttonAction: 'NEXT-PAGE',
+      headline: 'Clase 2: los <em>tres errores</em> que frenan tu embudo',
+      subheadline: 'La clase final se abre al terminar este video.',
+      showSubHeadLine: true,
+      buttonCopy: 'Ver la clase final',
+      buttonTime: { hours: 0, minutes: 0, seconds: 8 },
+      ...VIDEO,
+    },
+    {
+      buttonAction: 'OFFERT',
+      headline: 'Clase final: <strong>la oferta</strong> de lanzamiento',
+      subheadline: 'Plazas limitadas. El precio sube cuando termine el contador.',
+      showSubHeadLine: true,
+      buttonCopy: '<strong>¡Quiero mi plaza!</strong>',
+      buttonUrl: 'https://checkout.example.com/embudo-demo',
+      buttonTime: { hours: 0, minutes: 0, seconds: 5 },
+      showFakeProgress: true,
+      ...VIDEO,
+    },
+  ],
+  leads: ['Ana', 'Bruno', 'Carla'],
+};
+
+const LPI_FUNNEL: FunnelPlan = {
+  funnel: { name: 'WhatsApp landing', typeFunnel: 'LPI', language: 'es' },
+  pages: [
+    {
+      layout: 'landing',
+      buttonAction: 'LPI-REDIRECT-WPP',
+      topline: 'Grupo privado y gratuito',
+      showTopLine: true,
+      headline: 'Únete al grupo de <strong>WhatsApp</strong> del lanzamiento',
+      subheadline: 'Recibe las clases y el aviso de apertura antes que nadie.',
+      showSubHeadLine: true,
+      buttonCopy: 'Entrar al grupo',
+      buttonUrl: WHATSAPP,
+    },
+  ],
+  leads: ['Diego', 'Elena'],
+};
+
+const ACCOUNTS: { slug: string; name: string; settings?: Account['settings']; funnels: FunnelPlan[] }[] = [
+  { slug: 'demo', name: 'Demo', funnels: [VSL_FUNNEL, LPI_FUNNEL] },
+  {
+    slug: 'enigma',
+    name: 'Enigma',
+    settings: { lpiButtonBgColor: '#25d366', contactEmail: null },
+    funnels: [
+      { ...LPI_FUNNEL, funnel: { ...LPI_FUNNEL.funnel, name: 'Enigma WhatsApp' }, leads: ['Fernanda'] },
+    ],
+  },
+];
+
+/**
+ * Seeds the demo accounts. Idempotent: tokens and keys are derived from the instance secret, and each
+ * account, funnel, lead and preview link is created only when missing, so running it again prints the
+ * same links and adds nothing.
+ */
+export async function seedDemo(services: Services, baseUrl: string): Promise<DemoSummary> {
+  const seeded: DemoAccount[] = [];
+  for (const plan of ACCOUNTS) seeded.push(await seedAccount(services, plan));
+  const [demo, ...otherAccounts] = seeded;
+  if (!demo) throw new Error('demo account missing');
+  return { baseUrl, ...demo, otherAccounts };
+}
+
+async function seedAccount(services: Services, plan: (typeof ACCOUNTS)[number]): Promise<DemoAccount> {
+  const { secret, repos } = services;
+  const apiKey = deriveToken(secret, `demo:${plan.slug}:api-key`, API_KEY_PREFIX);
+  let row = await repos.accounts.findBySlug(plan.slug);
+  if (!row) {
+    await services.accounts.create({ slug: plan.slug, name: plan.name, settings: plan.settings }, { apiKey });
+    row = await repos.accounts.findBySlug(plan.slug);
+  } else {
+    await repos.accounts.insertApiKey({
+      id: newId(),
+      accountId: row.id,
+      keyHash: hashToken(apiKey),
+      label: 'demo',
+      createdAt: Date.now(),
+      lastUsedAt: null,
+    });
+  }
+  if (!row) throw new Error(`could not create the ${plan.slug} account`);
+  const account = toAccount(row);
+  const funnels: DemoFunnel[] = [];
+  for (const funnelPlan of plan.funnels) funnels.push(await seedFunnel(services, account, funnelPlan));
+  return { accountSlug: account.slug, apiKey, funnels };
+}
+
+async function seedFunnel(services: Services, account: Account, plan: FunnelPlan): Promise<DemoFunnel> {
+  const { secret, repos } = services;
+  let funnelRow = await repos.funnels.findByName(account.id, plan.funnel.name);
+  if (!funnelRow) {
+    const funnel = await services.funnels.create(account, plan.funnel);
+    for (const page of plan.pages) await services.pages.create(account, funnel.id, page);
+    funnelRow = await repos.funnels.findByName(account.id, plan.funnel.name);
+  }
+  if (!funnelRow) throw new Error(`could not create the funnel ${plan.funnel.name}`);
+  const funnelId = funnelRow.id;
+  const pages = await services.pages.list(account, funnelId);
+
+  const wanted = plan.leads.map((name, i) => ({
+    name,
+    token: deriveToken(secret, `demo:${account.slug}:${plan.funnel.name}:lead:${i}`),
+  }));
+  const existing = await services.leads.existing(wanted.map((l) => l.token));
+  const missing = wanted.filter((l) => !existing.has(l.token));
+  if (missing.length > 0) await services.leads.import(account, funnelId, missing);
+
+  const first = pages[0];
+  const previewUrl = first
+    ? (
+        await services.previews.create(account, first.id, {
+          token: deriveToken(secret, `demo:preview:${first.id}`),
+        })
+      ).url
+    : '';
+  return {
+    id: funnelId,
+    name: funnelRow.name,
+    pages: pages.map((p) => ({ id: p.id, position: p.position, buttonAction: p.buttonAction })),
+    leads: wanted.map((l) => ({ ...l, url: services.links.leadUrl(account.slug, l.token) })),
+    previewUrl,
+  };
+}

@@ -1,0 +1,21 @@
+import type { Db } from '../../db';
+import type { Database } from '../../db/schema';
+
+export type DomainRow = Database['domains'];
+
+export function createDomainRepo(db: Db) {
+  return {
+    async insert(row: DomainRow): Promise<void> {
+      await db.insertInto('domains').values(row).execute();
+    },
+    findById: (id: string) => db.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirst(),
+    findByHost: (host: string) =>
+      db.selectFrom('domains').selectAll().where('host', '=', host).executeTakeFirst(),
+    listByAccount: (accountId: string) =>
+      db.selectFrom('domains').selectAll().where('accountId', '=', accountId).orderBy('host').execute(),
+    async delete(id: string): Promise<void> {
+      await db.deleteFrom('domains').where('id', '=', id).execute();
+    },
+  };
+}
+export type DomainRepo = ReturnType<typeof createDomainRepo>;

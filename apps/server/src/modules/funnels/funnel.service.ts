@@ -1,0 +1,141 @@
+import {
+  FUNNEL_DEFAULTS,
+  FunnelSettings,
+  PixelSettingsInput,
+  type Account,
+  type Funnel,
+  type FunnelCreate,
+  type FunnelUpdate,
+} from '@embudo/contracts';
+import type { z } from 'zod';
+import { readJson, toIso } from '../../lib/json';
+import { newId } from '../../lib/tokens';
+import { requireOwned } from '../auth/permissions';
+import type { FunnelRepo, FunnelRow } from './funnel.repo';
+
+const StoredSettings = FunnelSettings.omit({ name: true, typeFunnel: true, language: true });
+type StoredSettings = z.infer<typeof StoredSettings>;
+const StoredPixel = PixelSettingsInput;
+type StoredPixel = z.infer<typeof StoredPixel>;
+const NO_PIXEL: StoredPixel = { pixelId: null, accessToken: null, testEventCode: null };
+
+/** A funnel as the rest of the server reads it: settings parsed, the pixel's secret included. */
+export interface FunnelRecord extends FunnelSettings {
+  id: string;
+  accountId: string;
+  pixel: StoredPixel;
+  pageCount: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function toFunnelRecord(row: FunnelRow & { pageCount?: number | string | null }): FunnelRecord {
+  const settings = readJson(StoredSettings, row.settings);
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    name: row.name,
+    typeFunnel: FunnelSettings.shape.typeFunnel.parse(row.typeFunnel),
+    language: FunnelSettings.shape.language.parse(row.language),
+    ...settings,
+    pixel: readJson(StoredPixel, row.pixel),
+    pageCount: Number(row.pageCount ?? 0),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** The owner's view: the pixel's access token is write-only. */
+export function toFunnel(record: FunnelRecord): Funnel {
+  const { accountId: _accountId, pixel, createdAt, updatedAt, ...rest } = record;
+  return {
+    ...rest,
+    pixel: {
+      pixelId: pixel.pixelId,
+      hasAccessToken: pixel.accessToken !== null,
+      testEventCode: pixel.testEventCode,
+    },
+    createdAt: toIso(createdAt),
+    updatedAt: toIso(updatedAt),
+  };
+}
+
+function storedSettings(settings: FunnelSettings): string {
+  const { name: _n, typeFunnel: _t, language: _l, ...rest } = settings;
+  return JSON.stringify(StoredSettings.parse(rest));
+}
+
+export interface FunnelServiceDeps {
+  funnels: FunnelRepo;
+  now?: () => number;
+}
+
+export function createFunnelService({ funnels, now = Date.now }: FunnelServiceDeps) {
+  async function load(owner: Pick<Account, 'id'>, id: string): Promise<FunnelRecord> {
+    const row = await funnels.findById(id);
+    return requireOwned(owner, row ? toFunnelRecord(row) : undefined, 'funnel');
+  }
+
+  return {
+    load,
+
+    async get(owner: Pick<Account, 'id'>, id: string): Promise<Funnel> {
+      return toFunnel(await load(owner, id));
+    },
+
+    async list(owner: Pick<Account, 'id'>): Promise<Funnel[]> {
+      const rows = await funnels.listByAccount(owner.id);
+      return rows.map((row) => toFunnel(toFunnelRecord(row)));
+    },
+
+    async create(owner: Pick<Account, 'id'>, input: FunnelCreate): Promise<Funnel> {
+      const settings: FunnelSettings = {
+        ...FUNNEL_DEFAULTS,
+        ...input,
+        fomo: { ...FUNNEL_DEFAULTS.fomo, ...input.fomo },
+        expiredPage: { ...FUNNEL_DEFAULTS.expiredPage, ...input.expiredPage },
+      };
+      const pixel: StoredPixel = { ...NO_PIXEL, ...input.pixel };
+      const at = now();
+      const id = newId();
+      await funnels.insert({
+        id,
+        accountId: owner.id,
+        name: settings.name,
+        typeFunnel: settings.typeFunnel,
+        language: settings.language,
+        settings: storedSettings(settings),
+        pixel: JSON.stringify(pixel),
+        createdAt: at,
+        updatedAt: at,
+      });
+      return toFunnel(await load(owner, id));
+    },
+
+    async update(owner: Pick<Account, 'id'>, id: string, patch: FunnelUpdate): Promise<Funnel> {
+      const current = await load(owner, id);
+      const settings: FunnelSettings = {
+        ...current,
+        ...patch,
+        fomo: { ...current.fomo, ...patch.fomo },
+        expiredPage: { ...current.expiredPage, ...patch.expiredPage },
+      };
+      const pixel: StoredPixel = { ...current.pixel, ...patch.pixel };
+      await funnels.update(id, {
+        name: settings.name,
+        typeFunnel: settings.typeFunnel,
+        language: settings.language,
+        settings: storedSettings(settings),
+        pixel: JSON.stringify(pixel),
+        updatedAt: now(),
+      });
+      return toFunnel(await load(owner, id));
+    },
+
+    async remove(owner: Pick<Account, 'id'>, id: string): Promise<void> {
+      await load(owner, id);
+      await funnels.delete(id);
+    },
+  };
+}
+export type FunnelService = ReturnType<typeof createFunnelService>;

@@ -1,0 +1,57 @@
+import type { Db } from '../../db';
+import type { Database } from '../../db/schema';
+
+export type PageRow = Database['pages'];
+
+export function createPageRepo(db: Db) {
+  /** A page with the account that owns it, for permission checks. */
+  const withOwner = () =>
+    db
+      .selectFrom('pages')
+      .innerJoin('funnels', 'funnels.id', 'pages.funnelId')
+      .selectAll('pages')
+      .select('funnels.accountId');
+  return {
+    findById: (id: string) => withOwner().where('pages.id', '=', id).executeTakeFirst(),
+    listByFunnel: (funnelId: string) =>
+      withOwner().where('pages.funnelId', '=', funnelId).orderBy('pages.position').execute(),
+    /** Appends the page after the funnel's last one, in one transaction. */
+    async append(row: Omit<PageRow, 'position'>): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        const last = await trx
+          .selectFrom('pages')
+          .select((eb) => eb.fn.max('position').as('max'))
+          .where('funnelId', '=', row.funnelId)
+          .executeTakeFirst();
+        const position = last?.max == null ? 0 : last.max + 1;
+        await trx
+          .insertInto('pages')
+          .values({ ...row, position })
+          .execute();
+        return position;
+      });
+    },
+    async update(
+      id: string,
+      values: Partial<Pick<PageRow, 'layout' | 'buttonAction' | 'content' | 'updatedAt'>>,
+    ): Promise<void> {
+      await db.updateTable('pages').set(values).where('id', '=', id).execute();
+    },
+    /** Deletes a page and closes the gap, keeping positions 0..n-1 (and unique at every step). */
+    async delete(page: Pick<PageRow, 'id' | 'funnelId' | 'position'>): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('pages').where('id', '=', page.id).execute();
+        const after = (q: typeof trx) => q.updateTable('pages').where('funnelId', '=', page.funnelId);
+        await after(trx)
+          .set((eb) => ({ position: eb.neg(eb.ref('position')) }))
+          .where('position', '>', page.position)
+          .execute();
+        await after(trx)
+          .set((eb) => ({ position: eb(eb.neg(eb.ref('position')), '-', 1) }))
+          .where('position', '<', 0)
+          .execute();
+      });
+    },
+  };
+}
+export type PageRepo = ReturnType<typeof createPageRepo>;

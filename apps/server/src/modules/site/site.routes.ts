@@ -1,0 +1,74 @@
+import {
+  PreviewRequest,
+  SiteRequest,
+  SiteResponse,
+  parseSiteContext,
+  type SiteContext,
+} from '@embudo/contracts';
+import { renderVisitorPage } from '@embudo/web/entry-server';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { SiteService } from './site.service';
+
+/** `domain` is the page's userDomain (protocol and host); a bare host is accepted too. */
+function hostOf(domain: string): string {
+  const candidate = /^[a-z][a-z0-9+.-]*:\/\//i.test(domain) ? domain : `http://${domain}`;
+  return URL.canParse(candidate) ? new URL(candidate).hostname.toLowerCase() : '';
+}
+
+/** The visitor API calls of spec §7 that resolve a page; each answers under /api and without it (DESIGN §5.1). */
+export const siteApiRoutes: FastifyPluginAsyncZod<{ site: SiteService }> = async (app, { site }) => {
+  for (const prefix of ['/api', '']) {
+    const hide = prefix === '';
+    app.post(
+      `${prefix}/funnel/site`,
+      { schema: { tags: ['visitor'], hide, body: SiteRequest, response: { 200: SiteResponse } } },
+      (req) =>
+        site.resolve({
+          host: hostOf(req.body.domain),
+          type: req.body.type,
+          slug: req.body.slug,
+          token: req.body.token,
+        }),
+    );
+    app.post(
+      `${prefix}/funnel/site/preview`,
+      { schema: { tags: ['visitor'], hide, body: PreviewRequest, response: { 200: SiteResponse } } },
+      (req) => site.resolvePreview({ host: hostOf(req.body.domain), token: req.body.token }),
+    );
+  }
+  return Promise.resolve();
+};
+
+/**
+ * Every other GET is a visitor page, rendered on the server with its data inlined (DESIGN §3).
+ */
+export const visitorPageRoutes: FastifyPluginAsyncZod<{
+  site: SiteService;
+  baseDomains: readonly string[];
+}> = async (app, { site, baseDomains }) => {
+  app.get('/*', { schema: { hide: true } }, async (req, reply) => {
+    const address = `${req.protocol}://${req.host}${req.url}`;
+    const context: SiteContext = URL.canParse(address)
+      ? parseSiteContext(address, baseDomains)
+      : { userDomain: '', type: 'CUSTOM' };
+    const host = req.hostname.toLowerCase();
+    const previewToken = context.queryParams?.previewToken;
+    const response = previewToken
+      ? await site.resolvePreview({ host, token: previewToken })
+      : context.userToken
+        ? await site.resolve({ host, type: context.type, slug: context.userSlug, token: context.userToken })
+        : null;
+    const page = renderVisitorPage({ context, site: response });
+    return (
+      reply
+        .status(page.status)
+        .header('cache-control', 'no-store')
+        // The address carries the lead's token: never hand it to another site.
+        .header('referrer-policy', 'no-referrer')
+        .header('x-content-type-options', 'nosniff')
+        .type('text/html; charset=utf-8')
+        .send(page.html)
+    );
+  });
+  return Promise.resolve();
+};

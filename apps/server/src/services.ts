@@ -1,0 +1,58 @@
+import type { DatabaseHandle } from './db';
+import type { Config } from './config';
+import { createAccountRepo } from './modules/accounts/account.repo';
+import { createAccountService } from './modules/accounts/account.service';
+import { createDomainRepo } from './modules/domains/domain.repo';
+import { createDomainService } from './modules/domains/domain.service';
+import { createFunnelRepo } from './modules/funnels/funnel.repo';
+import { createFunnelService } from './modules/funnels/funnel.service';
+import { instanceSecret } from './modules/instance/instance.repo';
+import { createLeadRepo } from './modules/leads/lead.repo';
+import { createLeadService } from './modules/leads/lead.service';
+import { createPageRepo } from './modules/pages/page.repo';
+import { createPageService } from './modules/pages/page.service';
+import { createPreviewRepo } from './modules/previews/preview.repo';
+import { createPreviewService } from './modules/previews/preview.service';
+import { createProgressRepo } from './modules/site/progress.repo';
+import { createSiteService } from './modules/site/site.service';
+
+export type ServicesConfig = Pick<Config, 'publicUrl' | 'baseDomains'>;
+
+/** Links as visitors and owners get them. */
+export function linksFor(publicUrl: string) {
+  return {
+    leadUrl: (slug: string, token: string) => `${publicUrl}/${slug}/${token}`,
+    previewUrl: (slug: string, token: string) => `${publicUrl}/${slug}/preview?previewToken=${token}`,
+  };
+}
+
+/** The composition root: every repository and service, wired once, for the HTTP app and the CLI alike. */
+export async function createServices(database: DatabaseHandle, config: ServicesConfig) {
+  const { db } = database;
+  const secret = await instanceSecret(db);
+  const links = linksFor(config.publicUrl);
+  const repos = {
+    accounts: createAccountRepo(db),
+    domains: createDomainRepo(db),
+    funnels: createFunnelRepo(db),
+    pages: createPageRepo(db),
+    leads: createLeadRepo(db),
+    previews: createPreviewRepo(db),
+    progress: createProgressRepo(db),
+  };
+  const accounts = createAccountService({ accounts: repos.accounts });
+  const funnels = createFunnelService({ funnels: repos.funnels });
+  const pages = createPageService({ pages: repos.pages, funnels });
+  const leads = createLeadService({ leads: repos.leads, pages: repos.pages, funnels, links });
+  const domains = createDomainService({ domains: repos.domains, baseDomains: config.baseDomains });
+  const previews = createPreviewService({
+    previews: repos.previews,
+    pages: repos.pages,
+    pageService: pages,
+    secret,
+    previewUrl: links.previewUrl,
+  });
+  const site = createSiteService({ ...repos, secret, baseDomains: config.baseDomains });
+  return { secret, links, repos, accounts, funnels, pages, leads, domains, previews, site };
+}
+export type Services = Awaited<ReturnType<typeof createServices>>;

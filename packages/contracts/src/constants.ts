@@ -1,0 +1,32 @@
+/** Business constants and timings of spec §9, in milliseconds unless named otherwise. */
+export const TIMING = {
+  locationCacheTtl: 24 * 60 * 60 * 1000,
+  locationLookupTimeout: 3000,
+  requestTimeout: 10_000,
+  inactivityTimeout: 15 * 60 * 1000,
+  buttonShortVideoMargin: 30_000,
+  buttonFallbackTimer: 10_000,
+  buttonCompleteDelay: 500,
+  resumeOffset: 15_000,
+  periodicProgress: 30_000,
+  skipEventDelay: 1000,
+  postClickWait: 100,
+  resumeAfterInactivity: 100,
+  countdownRefresh: 1000,
+  countdownBannerDelay: 5000,
+  nextVideoStep: 500,
+  nextVideoSteps: 3,
+  fakeProgressFill: 1500,
+  fakeProgressLabel: 2000,
+  fakeUsersDelay: 3000,
+  fakeUsersEvery: 8000,
+  fomoFirst: 15_000,
+  fomoShown: 7000,
+  fomoFade: 500,
+  buttonBounceEvery: 3000,
+} as const;
+
+export const VIDEO_MILESTONES = [25, 50, 75] as const;
+export const LOCATION_CACHE_KEY = 'ip_location_data';
+export const USER_AGENT_MAX = 500;
+export const DEFAULT_FAKE_USER_RANGE: readonly [number, number] = [20, 100];

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+export const Id = z.uuid();
+export const IdParams = z.strictObject({ id: Id });
+
+/** A colour as the sanitiser policy accepts it (spec §5): 6-digit hex, rgb() or rgba(). */
+export const COLOR_PATTERN =
+  /^(#[0-9a-fA-F]{6}|rgb\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*\)|rgba\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*(0|1|0?\.\d+|1\.0+)\s*\))$/;
+export const Color = z
+  .string()
+  .max(40)
+  .regex(COLOR_PATTERN, 'a colour is #rrggbb, rgb(r, g, b) or rgba(r, g, b, a)');
+
+/** Short single-line text an owner types (names, labels). */
+export const Name = z.string().trim().min(1).max(120);
+
+/** HTML an owner writes; sanitised on save with the policy of spec §5. */
+export const RichText = z.string().max(20_000);
+
+/** An absolute http(s) URL (images, video files). */
+export const HttpUrl = z
+  .string()
+  .max(2048)
+  .refine(
+    (value) => /^https?:\/\//i.test(value) && URL.canParse(value),
+    'must be an absolute http or https URL',
+  );
+
+/**
+ * The address a button sends the visitor to. A link without a scheme is given https:// (spec §5);
+ * script, data, protocol-relative and credential-carrying links are refused.
+ */
+export const ButtonLink = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2048)
+  .transform((value, ctx) => {
+    if (value.startsWith('//')) {
+      ctx.addIssue({ code: 'custom', message: 'protocol-relative links are not allowed' });
+      return z.NEVER;
+    }
+    const hasScheme = /^[a-z][a-z0-9+.-]*:/i.test(value);
+    const candidate = hasScheme ? value : `https://${value}`;
+    if (!URL.canParse(candidate)) {
+      ctx.addIssue({ code: 'custom', message: 'not a valid link' });
+      return z.NEVER;
+    }
+    const url = new URL(candidate);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+      ctx.addIssue({ code: 'custom', message: `links with the ${url.protocol} scheme are not allowed` });
+      return z.NEVER;
+    }
+    if (url.username || url.password) {
+      ctx.addIssue({ code: 'custom', message: 'links must not carry a user name or password' });
+      return z.NEVER;
+    }
+    return url.href;
+  });
+
+/** A host name as typed in a browser: lower-case labels, no port, no scheme. */
+export const Hostname = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  .regex(
+    /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/,
+    'must be a host name such as promo.example.com',
+  );
+
+export const IsoDateTime = z.iso.datetime({ offset: true });
+
+export const Paginated = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+
+export const PaginationQuery = z.strictObject({
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});

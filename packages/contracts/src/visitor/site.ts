@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { ButtonAction, HostingVideo, Language, SiteMessage, TypeFunnel } from '../enums';
+import { ButtonTime } from '../owner/page';
+import { SiteType } from './site-context';
+
+const MAX_TOKEN = 200;
+
+/** POST /api/funnel/site (spec §3 "site request payload"). */
+export const SiteRequest = z.object({
+  domain: z.string().max(300),
+  slug: z.string().max(100).optional().nullable(),
+  token: z.string().max(MAX_TOKEN),
+  type: SiteType,
+  origin: z.string().max(100).optional(),
+  ip: z.string().max(100).optional(),
+  userAgent: z.string().max(2000).optional(),
+});
+export type SiteRequest = z.infer<typeof SiteRequest>;
+
+/** POST /api/funnel/site/preview (spec §3 "preview request payload"). */
+export const PreviewRequest = z.object({ domain: z.string().max(300), token: z.string().max(MAX_TOKEN) });
+export type PreviewRequest = z.infer<typeof PreviewRequest>;
+
+export const PageAction = z.object({
+  method: z.enum(['OPEN-WINDOW', 'NEXT-PAGE', 'NONE']),
+  url: z.string().nullable(),
+  nextPreviewPageToken: z.string().nullable(),
+});
+export type PageAction = z.infer<typeof PageAction>;
+
+/** The funnel page data of spec §3, as a visitor's page reads it. */
+export const FunnelPageData = z.object({
+  idPage: z.string(),
+  idFunnel: z.string(),
+  layout: z.enum(['vsl', 'landing']),
+  buttonAction: ButtonAction,
+  buttonCopy: z.string(),
+  buttonBgColor: z.string(),
+  buttonTextColor: z.string(),
+  buttonTime: ButtonTime,
+  isComplete: z.boolean(),
+  isPreLaunch: z.boolean(),
+  isLpiOn: z.boolean(),
+  action: PageAction,
+  countDownTime: z.string().nullable(),
+  isDeadlineExceptionOn: z.boolean(),
+  isExpired: z.boolean(),
+  lead: z.object({ name: z.string() }),
+  language: Language,
+  typeFunnel: TypeFunnel,
+  isFomoOn: z.boolean(),
+  fomo: z.object({
+    lpi: z.object({ fomoApplied: z.boolean() }),
+    video: z.object({ fomoApplied: z.boolean() }),
+    offert: z.object({ fomoApplied: z.boolean() }),
+  }),
+  showFakeProgress: z.boolean(),
+  barProgressPercent: z.number(),
+  barProgressTextColor: z.string(),
+  topline: z.string(),
+  headline: z.string(),
+  subheadline: z.string(),
+  showTopLine: z.boolean(),
+  showHeadLine: z.boolean(),
+  showSubHeadLine: z.boolean(),
+  topLineColor: z.string(),
+  headlineColor: z.string(),
+  subHeadlineColor: z.string(),
+  bgImageUrl: z.string().nullable(),
+  videoId: z.string().nullable(),
+  hostingVideo: HostingVideo.nullable(),
+  videoLibrary: z.string().nullable(),
+  videoUrl: z.string().nullable(),
+  lastVideoSession: z.object({ endTimeVideo: z.number() }).nullable(),
+  fakeUserRange: z.tuple([z.number(), z.number()]),
+  isFakeUserOnlineOn: z.boolean(),
+  previewToken: z.string().nullable(),
+  expiredPage: z
+    .object({
+      title: z.string(),
+      subtitle: z.string(),
+      description: z.string(),
+      highlight: z.string(),
+      bgImageUrl: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type FunnelPageData = z.infer<typeof FunnelPageData>;
+
+/** The response envelope of the visitor API (DESIGN §5.2, spec §3). */
+export const SiteResponse = z.object({
+  codeResponse: z.number().int(),
+  result: z.boolean(),
+  message: SiteMessage,
+  data: FunnelPageData.nullable(),
+});
+export type SiteResponse = z.infer<typeof SiteResponse>;
