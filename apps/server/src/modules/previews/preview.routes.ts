@@ -13,7 +13,7 @@ export const previewRoutes: FastifyPluginAsyncZod<{ previews: PreviewService }> 
       schema: {
         tags: ['previews'],
         params: IdParams,
-        body: PreviewCreate.optional(),
+        body: PreviewCreate.nullish(),
         response: { 201: PreviewCreated },
       },
     },

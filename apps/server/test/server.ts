@@ -1,0 +1,70 @@
+import { PassThrough } from 'node:stream';
+import type { AddressInfo } from 'node:net';
+import { buildApp, type App } from '../src/app';
+import { loadConfig, type Config } from '../src/config';
+import type { Dialect } from '../src/db/dialect';
+import { createTestDatabase, type TestDatabase } from './databases';
+
+export interface TestServer extends App {
+  /** http://127.0.0.1:{port} of a real listening server. */
+  url: string;
+  config: Config;
+  database: TestDatabase;
+  /** Every log line the server wrote, as text. */
+  logs: () => string;
+  close: () => Promise<void>;
+}
+
+/**
+ * A real server on a real, fresh database of the given dialect, listening on a free loopback port.
+ * Tests talk to it over HTTP with fetch, as a client would.
+ */
+export async function startTestServer(dialect: Dialect, env: Record<string, string> = {}): Promise<TestServer> {
+  const database = await createTestDatabase(dialect);
+  const config = loadConfig({ LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://localhost:3000', ...env });
+  const logStream = new PassThrough();
+  const chunks: Buffer[] = [];
+  logStream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const app = await buildApp({ config, database, logStream });
+  await app.server.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.server.address() as AddressInfo;
+  return {
+    ...app,
+    url: `http://127.0.0.1:${port}`,
+    config,
+    database,
+    logs: () => Buffer.concat(chunks).toString('utf8'),
+    close: async () => {
+      await app.server.close();
+      await database.close();
+    },
+  };
+}
+
+/** fetch with an owner's key and a JSON body. */
+export async function api(
+  server: Pick<TestServer, 'url'>,
+  method: string,
+  path: string,
+  options: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: unknown; text: string; headers: Headers }> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) {
+    body = options.rawBody;
+    headers['content-type'] ??= 'application/json';
+  } else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] = 'application/json';
+  }
+  const response = await fetch(`${server.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, body: parsed, text, headers: response.headers };
+}
