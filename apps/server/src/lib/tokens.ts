@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 /** 192 random bits, URL-safe: lead, preview and API tokens (DESIGN §5.5 asks for at least 128). */
 const TOKEN_BYTES = 24;
@@ -29,7 +29,34 @@ export function deriveToken(secret: string, label: string, prefix = ''): string 
   );
 }
 
-export const newId = (): string => randomUUID();
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * A UUIDv7 (RFC 9562): time-ordered, so rows created together list in creation order and indexes
+ * grow at one end. A 12-bit sequence keeps ids made in the same millisecond in order.
+ */
+export function newId(): string {
+  let ms = Date.now();
+  if (ms <= lastMs) {
+    sequence++;
+    if (sequence > 0xfff) {
+      lastMs++;
+      sequence = 0;
+    }
+    ms = lastMs;
+  } else {
+    lastMs = ms;
+    sequence = 0;
+  }
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(ms, 0, 6);
+  bytes[6] = 0x70 | (sequence >> 8);
+  bytes[7] = sequence & 0xff;
+  bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f);
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 /** Looks like one of our tokens: used to keep them out of logs. */
 export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,}$/;

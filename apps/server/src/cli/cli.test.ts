@@ -1,0 +1,168 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { TEST_DIALECTS } from '../../test/databases';
+
+const run = promisify(execFile);
+const CLI = join(import.meta.dirname, 'main.ts');
+const TSX = join(import.meta.dirname, '../../../../node_modules/.bin/tsx');
+
+/** The shape the demo command promises (issue: "prints exactly this shape"). */
+const DemoOutput = z.object({
+  baseUrl: z.string(),
+  accountSlug: z.string(),
+  apiKey: z.string(),
+  funnels: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      pages: z.array(z.object({ id: z.string(), position: z.number(), buttonAction: z.string() })),
+      leads: z.array(z.object({ name: z.string(), token: z.string(), url: z.string() })),
+      previewUrl: z.string(),
+    }),
+  ),
+});
+
+describe.each(TEST_DIALECTS)('embudo CLI on %s', (dialect) => {
+  let dir: string;
+  let databaseUrl: string;
+  let schema: string | undefined;
+
+  const embudo = async (...args: string[]) => {
+    try {
+      const { stdout, stderr } = await run(TSX, [CLI, ...args], {
+        env: { ...process.env, DATABASE_URL: databaseUrl, PUBLIC_URL: 'http://localhost:3000' },
+      });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const e = error as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'embudo-cli-'));
+    if (dialect === 'sqlite') {
+      databaseUrl = `sqlite:${join(dir, 'cli.db')}`;
+    } else {
+      const base = process.env.TEST_DATABASE_URL ?? '';
+      schema = `cli_${Date.now().toString(36)}`;
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      await client.query(`create schema ${schema}`);
+      await client.end();
+      const url = new URL(base);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      databaseUrl = url.toString();
+    }
+  });
+
+  afterAll(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    if (schema) {
+      const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`drop schema ${schema} cascade`);
+      await client.end();
+    }
+  });
+
+  it('demo --json prints the promised shape, the same twice, without duplicating data', async () => {
+    const first = await embudo('demo', '--json');
+    expect(first.code, first.stderr).toBe(0);
+    const second = await embudo('demo', '--json');
+    expect(second.code, second.stderr).toBe(0);
+    const demo = DemoOutput.parse(JSON.parse(first.stdout));
+    expect(JSON.parse(second.stdout)).toEqual(JSON.parse(first.stdout));
+    expect(demo.accountSlug).toBe('demo');
+    expect(demo.funnels.map((f) => f.pages.map((p) => p.buttonAction))).toEqual([
+      ['NEXT-PAGE', 'NEXT-PAGE', 'OFFERT'],
+      ['LPI-REDIRECT-WPP'],
+    ]);
+    for (const funnel of demo.funnels) {
+      for (const lead of funnel.leads) expect(lead.url).toBe(`http://localhost:3000/demo/${lead.token}`);
+    }
+    const leadsListed = await embudo(
+      'lead',
+      'list',
+      '--account',
+      'demo',
+      '--funnel',
+      demo.funnels[0]?.id ?? '',
+      '--json',
+    );
+    expect((JSON.parse(leadsListed.stdout) as { items: unknown[] }).items).toHaveLength(3);
+    const accounts = await embudo('account', 'list', '--json');
+    expect((JSON.parse(accounts.stdout) as { slug: string }[]).map((a) => a.slug).sort()).toEqual([
+      'demo',
+      'enigma',
+    ]);
+  });
+
+  it('creates an account once, prints its key once, and refuses a taken slug', async () => {
+    const created = await embudo('account', 'create', '--slug', 'acme', '--name', 'Acme', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    expect((JSON.parse(created.stdout) as { apiKey: string }).apiKey).toMatch(/^emb_/);
+    const again = await embudo('account', 'create', '--slug', 'acme', '--name', 'Acme');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("the slug 'acme' is taken");
+    const reserved = await embudo('account', 'create', '--slug', 'api', '--name', 'Nope');
+    expect(reserved.code).toBe(1);
+    expect(reserved.stderr).toContain('reserved');
+  });
+
+  it('imports leads from CSV, writes their links, and imports nothing when a row is bad', async () => {
+    const funnel = await embudo('funnel', 'create', '--account', 'acme', '--name', 'Launch', '--json');
+    const funnelId = (JSON.parse(funnel.stdout) as { id: string }).id;
+    const good = join(dir, 'good.csv');
+    writeFileSync(
+      good,
+      `name,email,phone\n${Array.from({ length: 1100 }, (_, i) => `Lead ${i},l${i}@example.com,+52 55 ${1000 + i}`).join('\n')}\n`,
+    );
+    const out = join(dir, 'links.csv');
+    const imported = await embudo(
+      'lead',
+      'import',
+      '--account',
+      'acme',
+      '--funnel',
+      funnelId,
+      '--file',
+      good,
+      '--out',
+      out,
+    );
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain('1100 leads imported');
+    const lines = readFileSync(out, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(1101);
+    expect(lines[1]).toMatch(
+      /^Lead 0,l0@example\.com,\+52 55 1000,http:\/\/localhost:3000\/acme\/[A-Za-z0-9_-]{32}$/,
+    );
+
+    const bad = join(dir, 'bad.csv');
+    writeFileSync(bad, 'name,email\nFine,fine@example.com\n,not-an-email\n');
+    const refused = await embudo('lead', 'import', '--account', 'acme', '--funnel', funnelId, '--file', bad);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('line 3');
+    const listed = await embudo(
+      'lead',
+      'list',
+      '--account',
+      'acme',
+      '--funnel',
+      funnelId,
+      '--limit',
+      '200',
+      '--json',
+    );
+    const page = JSON.parse(listed.stdout) as { items: { name: string }[]; nextCursor: string | null };
+    expect(page.items[0]?.name).toBe('Lead 0');
+    expect(page.items.some((l) => l.name === 'Fine')).toBe(false);
+  });
+});

@@ -1,0 +1,26 @@
+import type { Account } from '@embudo/contracts';
+import { loadConfig, type Config } from '../config';
+import { migrate, openDatabase, type DatabaseHandle } from '../db';
+import { HttpError } from '../lib/http-errors';
+import { toAccount } from '../modules/accounts/account.repo';
+import { createServices, type Services } from '../services';
+
+export interface CliContext {
+  config: Config;
+  database: DatabaseHandle;
+  services: Services;
+}
+
+/** The CLI works on the database directly, as the operator, with the server's own services. */
+export async function openCliContext(): Promise<CliContext> {
+  const config = loadConfig();
+  const database = openDatabase(config.databaseUrl);
+  await migrate(database);
+  return { config, database, services: await createServices(database, config) };
+}
+
+export async function accountBySlug(services: Services, slug: string): Promise<Account> {
+  const row = await services.repos.accounts.findBySlug(slug.toLowerCase());
+  if (!row) throw new HttpError(404, 'NOT_FOUND', `no account with the slug '${slug}'`);
+  return toAccount(row);
+}
