@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { buildApp, type App } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import type { Dialect } from '../src/db/dialect';
@@ -19,15 +19,24 @@ export interface TestServer extends App {
  * A real server on a real, fresh database of the given dialect, listening on a free loopback port.
  * Tests talk to it over HTTP with fetch, as a client would.
  */
-export async function startTestServer(dialect: Dialect, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+): Promise<TestServer> {
   const database = await createTestDatabase(dialect);
-  const config = loadConfig({ LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://localhost:3000', ...env });
+  const port = await freePort();
+  const config = loadConfig({
+    LOG_LEVEL: 'info',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...env,
+  });
   const logStream = new PassThrough();
   const chunks: Buffer[] = [];
   logStream.on('data', (chunk: Buffer) => chunks.push(chunk));
   const app = await buildApp({ config, database, logStream });
-  await app.server.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.server.address() as AddressInfo;
+  await app.server.listen({ port: config.port, host: config.host });
   return {
     ...app,
     url: `http://127.0.0.1:${port}`,
@@ -39,6 +48,20 @@ export async function startTestServer(dialect: Dialect, env: Record<string, stri
       await database.close();
     },
   };
+}
+
+/** A port nobody listens on now, so links can name it before the server starts. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => {
+        resolve(port);
+      });
+    });
+  });
 }
 
 /** fetch with an owner's key and a JSON body. */
@@ -58,7 +81,11 @@ export async function api(
     body = JSON.stringify(options.body);
     headers['content-type'] = 'application/json';
   }
-  const response = await fetch(`${server.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+  });
   const text = await response.text();
   let parsed: unknown = undefined;
   try {

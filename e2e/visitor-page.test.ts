@@ -1,0 +1,81 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo, type DemoSummary } from '../apps/server/src/modules/demo/demo.seed';
+import { startTestServer, type TestServer } from '../apps/server/test/server';
+import { launchChromium } from './chromium';
+
+describe('a lead link in Chromium', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let demo: DemoSummary;
+
+  beforeAll(async () => {
+    server = await startTestServer('sqlite');
+    demo = await seedDemo(server.services, server.url);
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser.close();
+    await server.close();
+  });
+
+  const vsl = () => {
+    const funnel = demo.funnels[0];
+    if (!funnel?.leads[0]) throw new Error('demo has no VSL lead');
+    return { funnel, lead: funnel.leads[0] };
+  };
+
+  it('shows the headline with JavaScript off: it is in the server-rendered HTML', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    const response = await page.goto(vsl().lead.url);
+    expect(response?.status()).toBe(200);
+    await expect
+      .poll(() => page.locator('h1.headline').textContent())
+      .toBe('Clase 1: el método que cambia tus ventas');
+    expect(await page.title()).toBe('Clase 1: el método que cambia tus ventas');
+    expect(await page.getAttribute('html', 'lang')).toBe('es');
+    expect(await page.locator('h1.headline strong').textContent()).toBe('el método');
+    await context.close();
+  });
+
+  it('changes what the visitor sees when the owner PATCHes the page', async () => {
+    const { funnel, lead } = vsl();
+    const pageId = funnel.pages[0]?.id ?? '';
+    const patched = await fetch(`${server.url}/api/owner/pages/${pageId}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${demo.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        headline: 'Nuevo <em>titular</em><img src=x onerror="window.pwned=1">',
+        headlineColor: '#ff0000',
+      }),
+    });
+    expect(patched.status).toBe(200);
+    const page = await browser.newPage();
+    await page.goto(lead.url);
+    expect(await page.locator('h1.headline').textContent()).toBe('Nuevo titular');
+    expect(await page.locator('h1.headline').evaluate((el) => getComputedStyle(el).color)).toBe(
+      'rgb(255, 0, 0)',
+    );
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    await page.close();
+  });
+
+  it('shows the not-found screen for an unknown token, with a 404', async () => {
+    const page = await browser.newPage();
+    const response = await page.goto(`${server.url}/demo/unknown-token-that-does-not-exist`);
+    expect(response?.status()).toBe(404);
+    expect(await page.locator('h1').textContent()).toBe('Page not found! 404');
+    await page.close();
+  });
+
+  it('opens a preview link on the page it points to', async () => {
+    const { funnel } = vsl();
+    const page = await browser.newPage();
+    const response = await page.goto(funnel.previewUrl);
+    expect(response?.status()).toBe(200);
+    expect(await page.locator('h1.headline').count()).toBe(1);
+    await page.close();
+  });
+});
