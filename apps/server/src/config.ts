@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { DEV_BASE_DOMAINS } from '@embudo/contracts';
 import { z } from 'zod';
 
@@ -78,6 +79,11 @@ export class ConfigError extends Error {
     super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
+}
+
+/** Reads ./.env into the environment when there is one; real environment variables win. */
+export function loadEnvFileIfPresent(path = '.env'): void {
+  if (existsSync(path)) process.loadEnvFile(path);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

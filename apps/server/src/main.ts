@@ -1,11 +1,12 @@
 import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, loadEnvFileIfPresent } from './config';
 import { openDatabaseWithRetry } from './db/open-with-retry';
 import { formatDemoLinks } from './modules/demo/demo.format';
 import { seedDemo } from './modules/demo/demo.seed';
 
 /** `npm start`: configure, migrate, seed the demo into an empty embedded database, serve. */
 async function main(): Promise<void> {
+  loadEnvFileIfPresent();
   const config = loadConfig();
   const database = await openDatabaseWithRetry(config.databaseUrl, (line) =>
     process.stderr.write(`${line}\n`),

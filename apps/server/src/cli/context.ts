@@ -1,5 +1,5 @@
 import type { Account } from '@embudo/contracts';
-import { loadConfig, type Config } from '../config';
+import { loadConfig, loadEnvFileIfPresent, type Config } from '../config';
 import { migrate, openDatabase, type DatabaseHandle } from '../db';
 import { HttpError } from '../lib/http-errors';
 import { toAccount } from '../modules/accounts/account.repo';
@@ -13,6 +13,7 @@ export interface CliContext {
 
 /** The CLI works on the database directly, as the operator, with the server's own services. */
 export async function openCliContext(): Promise<CliContext> {
+  loadEnvFileIfPresent();
   const config = loadConfig();
   const database = openDatabase(config.databaseUrl);
   await migrate(database);

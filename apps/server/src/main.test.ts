@@ -1,0 +1,131 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate, openDatabase } from './db';
+
+const MAIN = join(import.meta.dirname, 'main.ts');
+const TSX = join(import.meta.dirname, '../../../node_modules/.bin/tsx');
+
+interface Running {
+  child: ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function startServer(env: Record<string, string>): Running {
+  const child = spawn(TSX, [MAIN], { env: { ...process.env, ...env }, stdio: 'pipe' });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+async function waitFor(check: () => boolean, what: string, ms = 30_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('npm start (the real process)', () => {
+  let dir: string;
+  let server: Running;
+  const port = 39_000 + Math.floor(Math.random() * 1000);
+  const base = `http://127.0.0.1:${port}`;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'embudo-main-'));
+    server = startServer({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${join(dir, 'e.db')}`,
+      PUBLIC_URL: base,
+    });
+    await waitFor(() => server.stderr().includes('Embudo is serving on'), 'the server to start');
+  });
+
+  afterAll(() => {
+    server.child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('seeds the demo into the empty embedded database and prints its links, which serve the headline', async () => {
+    const links = [
+      ...server.stderr().matchAll(/(http:\/\/127\.0\.0\.1:\d+\/demo\/[A-Za-z0-9_-]{32})(?=\s)/g),
+    ].map((m) => m[1] ?? '');
+    expect(links.length).toBeGreaterThanOrEqual(5);
+    const html = await (await fetch(links[0] ?? '')).text();
+    expect(html).toContain('<title>Clase 1: el método que cambia tus ventas</title>');
+    expect(html).toContain('<html lang="es">');
+    expect((await fetch(`${base}/api/health`)).status).toBe(200);
+  });
+
+  it('writes JSON logs with no lead token or API key in them', async () => {
+    const token = /\/demo\/([A-Za-z0-9_-]{32})(?=\s)/.exec(server.stderr())?.[1] ?? '';
+    const apiKey = /API key: (emb_[A-Za-z0-9_-]+)/.exec(server.stderr())?.[1] ?? '';
+    expect(token).not.toBe('');
+    await fetch(`${base}/demo/${token}?previewToken=${token}`);
+    await fetch(`${base}/api/owner/funnels`, { headers: { authorization: `Bearer ${apiKey}` } });
+    await waitFor(() => server.stdout().includes('/api/owner/funnels'), 'the request log line');
+    const lines = server.stdout().trim().split('\n');
+    for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
+    expect(server.stdout()).toContain('/demo/[token]');
+    expect(server.stdout()).not.toContain(token);
+    expect(server.stdout()).not.toContain(apiKey);
+  });
+
+  it('on SIGTERM stops accepting, finishes the request in flight, and exits 0 with its write on disk', async () => {
+    const apiKey = /API key: (emb_[A-Za-z0-9_-]+)/.exec(server.stderr())?.[1] ?? '';
+    // A request whose body arrives in two parts, with SIGTERM between them.
+    const inFlight = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${base}/api/owner/funnels`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      });
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.write('{"name": "Written during ');
+      setTimeout(() => {
+        server.child.kill('SIGTERM');
+        setTimeout(() => req.end('shutdown"}'), 300);
+      }, 200);
+    });
+    const answer = await inFlight;
+    expect(answer.status).toBe(201);
+    await expect(fetch(`${base}/api/health`)).rejects.toThrow();
+    expect(await server.exited).toBe(0);
+    expect(server.stdout()).toContain('stopped cleanly');
+
+    const database = openDatabase(`sqlite:${join(dir, 'e.db')}`);
+    await migrate(database);
+    const row = await database.db
+      .selectFrom('funnels')
+      .select('name')
+      .where('name', '=', 'Written during shutdown')
+      .executeTakeFirst();
+    await database.close();
+    expect(row?.name).toBe('Written during shutdown');
+  });
+});
+
+describe('a bad setting', () => {
+  it('stops the server at once with a sentence naming it, and no stack trace', async () => {
+    const run = startServer({ PORT: 'eighty', LOG_LEVEL: 'loud' });
+    expect(await run.exited).toBe(1);
+    expect(run.stderr()).toContain('Embudo cannot start: invalid configuration');
+    expect(run.stderr()).toContain('PORT="eighty"');
+    expect(run.stderr()).toContain('LOG_LEVEL="loud"');
+    expect(run.stderr()).not.toMatch(/\n\s+at /);
+  });
+});
