@@ -22,7 +22,11 @@ function startServer(env: Record<string, string>): Running {
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      resolve(code);
+    }),
+  );
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
@@ -92,7 +96,9 @@ describe('npm start (the real process)', () => {
       req.on('response', (res) => {
         let body = '';
         res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, body });
+        });
       });
       req.on('error', reject);
       req.write('{"name": "Written during ');
