@@ -6,7 +6,11 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['apps/*/src/**/*.test.{ts,tsx}', 'apps/*/test/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
+          include: [
+            'apps/*/src/**/*.test.{ts,tsx}',
+            'apps/*/test/**/*.test.ts',
+            'packages/*/src/**/*.test.ts',
+          ],
           environment: 'node',
           globalSetup: ['./apps/server/test/global-setup.ts'],
           testTimeout: 30_000,

@@ -6,6 +6,7 @@ import {
   Kysely,
   Migrator,
   PostgresDialect,
+  sql,
   SqliteDialect,
   type MigrationProvider,
 } from 'kysely';
@@ -76,7 +77,17 @@ export function sqliteFile(databaseUrl: string): string {
 
 export async function migrate(handle: DatabaseHandle): Promise<void> {
   const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrationsFor(handle.dialect)) };
-  const migrator = new Migrator({ db: handle.db, provider });
+  // Kysely looks for its bookkeeping tables in every schema it can see; name ours, or another
+  // schema's tables (another app, a parallel test) would be taken for them.
+  const migrationTableSchema =
+    handle.dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db: handle.db,
+    provider,
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error !== undefined || failed) {
