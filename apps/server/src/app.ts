@@ -11,8 +11,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { DatabaseHandle } from './db';
-import { installErrorHandling } from './http/errors';
-import { notFound } from './lib/http-errors';
+import { installErrorHandling, routeNotFound } from './http/errors';
 import { REDACTED_PATHS, redactUrl } from './http/redact';
 import { accountRoutes } from './modules/accounts/account.routes';
 import { ownerAuthHook } from './modules/auth/owner-auth';
@@ -108,7 +107,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   await server.register(siteApiRoutes, { site: services.site });
   // Under /api an unknown path is a JSON 404, never a visitor page.
   server.all('/api/*', { schema: { hide: true } }, (req) => {
-    throw notFound(`no route for ${req.method} ${req.url.split('?')[0] ?? ''};`);
+    throw routeNotFound(req.method, req.url);
   });
   await server.register(visitorPageRoutes, { site: services.site, baseDomains: config.baseDomains });
 

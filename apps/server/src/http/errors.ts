@@ -81,14 +81,13 @@ export function installErrorHandling(app: FastifyInstance): void {
     return reply.status(body.statusCode).type('application/json; charset=utf-8').send(body);
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    const body: ApiError = {
-      statusCode: 404,
-      code: ErrorCode.notFound,
-      message: `no route for ${request.method} ${request.url.split('?')[0] ?? ''}`,
-    };
-    return reply.status(404).send(body);
+  app.setNotFoundHandler((request) => {
+    throw routeNotFound(request.method, request.url);
   });
+}
+
+export function routeNotFound(method: string, url: string): HttpError {
+  return new HttpError(404, ErrorCode.notFound, `no route for ${method} ${url.split('?')[0] ?? ''}`);
 }
 
 function isDatabaseUnavailable(error: unknown): boolean {
