@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import { NoQuery } from '@embudo/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -12,6 +13,7 @@ import {
 import type { Config } from './config';
 import type { DatabaseHandle } from './db';
 import { installErrorHandling, routeNotFound } from './http/errors';
+import { rejectNulCharacters } from './http/nul-guard';
 import { REDACTED_PATHS, redactUrl } from './http/redact';
 import { accountRoutes } from './modules/accounts/account.routes';
 import { ownerAuthHook } from './modules/auth/owner-auth';
@@ -65,6 +67,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   server.setValidatorCompiler(validatorCompiler);
   server.setSerializerCompiler(serializerCompiler);
   installErrorHandling(server);
+  server.addHook('preValidation', rejectNulCharacters);
 
   await server.register(fastifySwagger, {
     openapi: {
@@ -93,7 +96,8 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
       owner.decorateRequest('owner', null);
       owner.addHook('onRequest', ownerAuthHook(services.accounts));
       owner.addHook('onRoute', (route) => {
-        route.schema = { ...route.schema, security: [{ apiKey: [] }] };
+        // Owner routes take no query parameters unless they say so: an unknown one is a 400.
+        route.schema = { querystring: NoQuery, ...route.schema, security: [{ apiKey: [] }] };
       });
       await owner.register(accountRoutes, { accounts: services.accounts });
       await owner.register(funnelRoutes, { funnels: services.funnels });

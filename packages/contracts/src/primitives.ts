@@ -3,6 +3,9 @@ import { z } from 'zod';
 export const Id = z.uuid();
 export const IdParams = z.strictObject({ id: Id });
 
+/** For routes that take no query parameters: an unknown one is an error, not silently ignored. */
+export const NoQuery = z.strictObject({});
+
 /** A colour as the sanitiser policy accepts it (spec §5): 6-digit hex, rgb() or rgba(). */
 export const COLOR_PATTERN =
   /^(#[0-9a-fA-F]{6}|rgb\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*\)|rgba\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*(0|1|0?\.\d+|1\.0+)\s*\))$/;
@@ -15,7 +18,8 @@ export const Color = z
 export const Name = z.string().trim().min(1).max(120);
 
 /** HTML an owner writes; sanitised on save with the policy of spec §5. */
-export const RichText = z.string().max(20_000);
+export const RICH_TEXT_MAX = 20_000;
+export const RichText = z.string().max(RICH_TEXT_MAX);
 
 /** An absolute http(s) URL (images, video files). */
 export const HttpUrl = z

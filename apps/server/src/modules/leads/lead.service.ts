@@ -1,3 +1,4 @@
+import { Id } from '@embudo/contracts';
 import type {
   Account,
   Lead,
@@ -39,7 +40,11 @@ const encodeCursor = (row: Pick<LeadRow, 'createdAt' | 'id'>): string =>
 function decodeCursor(cursor: string): { createdAt: number; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString().split(':');
   const createdAt = Number(at);
-  if (!Number.isSafeInteger(createdAt) || id === undefined || id === '') throw badRequest('invalid cursor');
+  if (!Number.isSafeInteger(createdAt) || !Id.safeParse(id).success || id === undefined) {
+    throw badRequest('invalid cursor', [
+      { path: 'querystring.cursor', message: 'not a cursor this API gave out' },
+    ]);
+  }
   return { createdAt, id };
 }
 

@@ -1,7 +1,20 @@
 import type { Db } from '../../db';
+import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 
 export type PageRow = Database['pages'];
+
+/**
+ * Serialises changes to one funnel's page order. Touching the funnel row takes its row lock on
+ * PostgreSQL (a second writer waits); SQLite already runs one write transaction at a time.
+ */
+async function lockFunnel(trx: Transaction<Database>, funnelId: string): Promise<void> {
+  await trx
+    .updateTable('funnels')
+    .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+    .where('id', '=', funnelId)
+    .execute();
+}
 
 export function createPageRepo(db: Db) {
   /** A page with the account that owns it, for permission checks. */
@@ -18,6 +31,7 @@ export function createPageRepo(db: Db) {
     /** Appends the page after the funnel's last one, in one transaction. */
     async append(row: Omit<PageRow, 'position'>): Promise<number> {
       return db.transaction().execute(async (trx) => {
+        await lockFunnel(trx, row.funnelId);
         const last = await trx
           .selectFrom('pages')
           .select((eb) => eb.fn.max('position').as('max'))
@@ -40,6 +54,7 @@ export function createPageRepo(db: Db) {
     /** Deletes a page and closes the gap, keeping positions 0..n-1 (and unique at every step). */
     async delete(page: Pick<PageRow, 'id' | 'funnelId' | 'position'>): Promise<void> {
       await db.transaction().execute(async (trx) => {
+        await lockFunnel(trx, page.funnelId);
         await trx.deleteFrom('pages').where('id', '=', page.id).execute();
         const after = (q: typeof trx) => q.updateTable('pages').where('funnelId', '=', page.funnelId);
         await after(trx)

@@ -2,11 +2,13 @@ import {
   PAGE_DEFAULTS,
   PageContent,
   RICH_TEXT_FIELDS,
+  RICH_TEXT_MAX,
   type Account,
   type Page,
   type PageCreate,
   type PageUpdate,
 } from '@embudo/contracts';
+import { badRequest } from '../../lib/http-errors';
 import { readJson, toIso } from '../../lib/json';
 import { sanitizeRichText } from '../../lib/sanitize';
 import { newId } from '../../lib/tokens';
@@ -50,7 +52,14 @@ function sanitized<T extends Partial<PageContent>>(content: T): T {
   const out = { ...content };
   for (const field of RICH_TEXT_FIELDS) {
     const value = out[field];
-    if (typeof value === 'string') out[field] = sanitizeRichText(value);
+    if (typeof value !== 'string') continue;
+    const clean = sanitizeRichText(value);
+    // Escaping can lengthen text (& becomes &amp;): the limit holds for what is stored.
+    if (clean.length > RICH_TEXT_MAX) {
+      const message = `${field} is ${clean.length} characters once sanitised; the limit is ${RICH_TEXT_MAX}`;
+      throw badRequest(message, [{ path: `body.${field}`, message }]);
+    }
+    out[field] = clean;
   }
   return out;
 }

@@ -76,6 +76,11 @@ export function createSiteService(deps: SiteServiceDeps) {
       accountId = (await domains.findByHost(lookup.host))?.accountId;
     }
     if (accountId === undefined) return { message: 'DONT_EXIST_TOKEN_OR_URL' };
+    return activeAccount(accountId);
+  }
+
+  /** The account if it can serve pages: it loads, and its subscription is active. */
+  async function activeAccount(accountId: string): Promise<AccountLookup> {
     const row = await accounts.findById(accountId);
     if (!row) return { message: 'CANT_GET_USER' };
     let account: Account;
@@ -92,9 +97,8 @@ export function createSiteService(deps: SiteServiceDeps) {
     account: Account,
     funnel: FunnelRecord,
     page: PageRecord,
-    next: PageRecord | undefined,
     lead: { name: string; row?: LeadRow; isComplete: boolean; endTimeVideo: number | null },
-    previewToken: string | null,
+    preview: { token: string; next: string | null } | null,
   ): FunnelPageData {
     const deadline =
       lead.row?.deadlineAt ?? (funnel.deadline.mode === 'fixed' ? Date.parse(funnel.deadline.at) : null);
@@ -111,7 +115,7 @@ export function createSiteService(deps: SiteServiceDeps) {
             ? 'NEXT-PAGE'
             : 'NONE',
       url: page.buttonUrl,
-      nextPreviewPageToken: previewToken !== null && next ? nextPreviewToken(secret, previewToken) : null,
+      nextPreviewPageToken: preview?.next ?? null,
     };
     const lpiColor = page.buttonAction === 'LPI-REDIRECT-WPP' ? account.settings.lpiButtonBgColor : null;
     return {
@@ -155,9 +159,20 @@ export function createSiteService(deps: SiteServiceDeps) {
       lastVideoSession: lead.endTimeVideo === null ? null : { endTimeVideo: lead.endTimeVideo },
       fakeUserRange: funnel.fakeUserRange,
       isFakeUserOnlineOn: funnel.isFakeUserOnlineOn,
-      previewToken,
+      previewToken: preview?.token ?? null,
       expiredPage: funnel.expiredPage,
     };
+  }
+
+  /**
+   * The next page's preview token, when the preview made one for it: a page added after the link was
+   * made has none, and a preview never writes, so it gets no forward arrow.
+   */
+  async function storedNextPreview(token: string, nextPageId: string | undefined): Promise<string | null> {
+    if (nextPageId === undefined) return null;
+    const next = nextPreviewToken(secret, token);
+    const row = await previews.findByTokenHash(hashToken(next));
+    return row?.pageId === nextPageId && row.expiresAt >= now() ? next : null;
   }
 
   async function funnelPages(funnelId: string): Promise<PageRecord[]> {
@@ -188,7 +203,6 @@ export function createSiteService(deps: SiteServiceDeps) {
           found.account,
           funnel,
           page,
-          all[index + 1],
           {
             name: lead.name,
             row: lead,
@@ -211,9 +225,8 @@ export function createSiteService(deps: SiteServiceDeps) {
       ) {
         return envelope('DONT_EXIST_TOKEN_OR_URL');
       }
-      const accountRow = await accounts.findById(preview.accountId);
-      if (!accountRow) return envelope('CANT_GET_USER');
-      const account = toAccount(accountRow);
+      const found = await activeAccount(preview.accountId);
+      if ('message' in found) return envelope(found.message);
       const funnelRow = await funnels.findById(preview.funnelId);
       if (!funnelRow) return envelope('DONT_EXIST_TOKEN_OR_URL');
       const all = await funnelPages(preview.funnelId);
@@ -223,12 +236,11 @@ export function createSiteService(deps: SiteServiceDeps) {
       return envelope(
         'PAGE_FOUNDED',
         pageData(
-          account,
+          found.account,
           toFunnelRecord(funnelRow),
           page,
-          all[index + 1],
           { name: '', isComplete: false, endTimeVideo: null },
-          lookup.token,
+          { token: lookup.token, next: await storedNextPreview(lookup.token, all[index + 1]?.id) },
         ),
       );
     },
