@@ -56,6 +56,17 @@ const EnvSchema = z.object({
     .min(1024)
     .max(50 * 1024 * 1024)
     .default(1024 * 1024),
+  REDIS_URL: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || /^rediss?:\/\//.test(v), 'a redis:// or rediss:// URL'),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(1200),
+  PIXEL_API_URL: z
+    .string()
+    .default('https://graph.facebook.com/v21.0')
+    .refine((v) => /^https?:\/\/\S+$/.test(v), 'an http(s) URL such as https://graph.facebook.com/v21.0'),
+  PIXEL_WORKER: z.enum(['on', 'off'], { message: 'on or off' }).default('on'),
+  GEO_DATABASE: z.enum(['city', 'off'], { message: 'city or off' }).default('city'),
 });
 
 export interface Config {
@@ -72,6 +83,15 @@ export interface Config {
   seedDemo: 'auto' | 'always' | 'never';
   shutdownTimeoutMs: number;
   bodyLimitBytes: number;
+  /** Shared rate-limit counters when several processes serve (DESIGN §2). */
+  redisUrl: string | null;
+  /** Requests per minute per client address on the public visitor API; 0 turns the limit off. */
+  rateLimitPerMinute: number;
+  /** Base of the Meta Conversions API; tests point it at a local receiver (DESIGN §5.10). */
+  pixelApiUrl: string;
+  pixelWorker: boolean;
+  /** `city`: DB-IP Lite city database, loaded on first lookup; `off`: every lookup is unknown. */
+  geoDatabase: 'city' | 'off';
 }
 
 export class ConfigError extends Error {
@@ -111,5 +131,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    redisUrl: e.REDIS_URL ? e.REDIS_URL : null,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    pixelApiUrl: e.PIXEL_API_URL.replace(/\/$/, ''),
+    pixelWorker: e.PIXEL_WORKER === 'on',
+    geoDatabase: e.GEO_DATABASE,
   };
 }

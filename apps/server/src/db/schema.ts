@@ -57,6 +57,8 @@ export interface Database {
     deadlineAt: number | null;
     deadlineExceptionOn: number | null;
     createdAt: number;
+    lastIp: string | null;
+    lastIpAt: number | null;
   };
   leadPageProgress: {
     leadId: string;
