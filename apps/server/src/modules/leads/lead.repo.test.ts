@@ -82,6 +82,8 @@ describe.each(TEST_DIALECTS)('leads on %s', (dialect) => {
       deadlineAt: null,
       deadlineExceptionOn: null,
       createdAt: Date.now(),
+      lastIp: null,
+      lastIpAt: null,
     }));
     // The third chunk repeats a hash of the first: the first two chunks are written before it fails.
     rows[1100] = { ...(rows[1100] as LeadRow), tokenHash: `${batch}-3` };

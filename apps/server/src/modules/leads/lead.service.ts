@@ -90,6 +90,8 @@ export function createLeadService({ leads, pages, funnels, links, now = Date.now
         deadlineAt: deadlineFor(funnel, at),
         deadlineExceptionOn: input.deadlineExceptionOn == null ? null : input.deadlineExceptionOn ? 1 : 0,
         createdAt: at,
+        lastIp: null,
+        lastIpAt: null,
       };
       return { row, token };
     });
