@@ -24,6 +24,11 @@ import { leadRoutes } from './modules/leads/lead.routes';
 import { pageRoutes } from './modules/pages/page.routes';
 import { previewRoutes } from './modules/previews/preview.routes';
 import { siteApiRoutes, visitorPageRoutes } from './modules/site/site.routes';
+import { conversionRoutes } from './modules/conversions/conversion.routes';
+import { fomoRoutes } from './modules/fomo/fomo.routes';
+import { geoRoutes } from './modules/geo/geo.routes';
+import { trackingRoutes } from './modules/tracking/tracking.routes';
+import { registerRateLimit } from './http/rate-limit';
 import { createServices, type Services } from './services';
 
 export const ASSETS_DIR = fileURLToPath(new URL('../assets', import.meta.url));
@@ -41,7 +46,6 @@ export interface App {
 }
 
 export async function buildApp({ config, database, logStream }: AppOptions): Promise<App> {
-  const services = await createServices(database, config);
   const server = Fastify({
     logger: {
       level: config.logLevel,
@@ -64,6 +68,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
+  const services = await createServices(database, config, server.log);
   server.setValidatorCompiler(validatorCompiler);
   server.setSerializerCompiler(serializerCompiler);
   installErrorHandling(server);
@@ -108,7 +113,18 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     },
     { prefix: '/api/owner' },
   );
-  await server.register(siteApiRoutes, { site: services.site });
+  await server.register(async (visitor) => {
+    await registerRateLimit(visitor, config);
+    await visitor.register(siteApiRoutes, { site: services.site });
+    await visitor.register(trackingRoutes, { tracking: services.tracking });
+    await visitor.register(conversionRoutes, { conversions: services.conversions });
+    await visitor.register(fomoRoutes, { fomo: services.fomo });
+    await visitor.register(geoRoutes, { geo: services.geo });
+  });
+  // Every acknowledged event is committed before the database closes.
+  server.addHook('onClose', async () => {
+    await services.writer.drain();
+  });
   // Under /api an unknown path is a JSON 404, never a visitor page.
   server.all('/api/*', { schema: { hide: true } }, (req) => {
     throw routeNotFound(req.method, req.url);

@@ -1,4 +1,6 @@
+import { UNKNOWN } from '@embudo/contracts';
 import type { DatabaseHandle } from './db';
+import { createGeoService, type GeoLogger } from './modules/geo/geo.service';
 import type { Config } from './config';
 import { createAccountRepo } from './modules/accounts/account.repo';
 import { createAccountService } from './modules/accounts/account.service';
@@ -15,8 +17,15 @@ import { createPreviewRepo } from './modules/previews/preview.repo';
 import { createPreviewService } from './modules/previews/preview.service';
 import { createProgressRepo } from './modules/site/progress.repo';
 import { createSiteService } from './modules/site/site.service';
+import { createConversionRepo } from './modules/conversions/conversion.repo';
+import { createConversionService } from './modules/conversions/conversion.service';
+import { createFomoService } from './modules/fomo/fomo.service';
+import { createEventWriter } from './modules/tracking/event-writer';
+import { createLeadContext } from './modules/tracking/lead-context';
+import { createTrackingRepo } from './modules/tracking/tracking.repo';
+import { createTrackingService } from './modules/tracking/tracking.service';
 
-export type ServicesConfig = Pick<Config, 'publicUrl' | 'baseDomains'>;
+export type ServicesConfig = Pick<Config, 'publicUrl' | 'baseDomains'> & Partial<Pick<Config, 'geoDatabase'>>;
 
 /** Links as visitors and owners get them. */
 export function linksFor(publicUrl: string) {
@@ -27,7 +36,7 @@ export function linksFor(publicUrl: string) {
 }
 
 /** The composition root: every repository and service, wired once, for the HTTP app and the CLI alike. */
-export async function createServices(database: DatabaseHandle, config: ServicesConfig) {
+export async function createServices(database: DatabaseHandle, config: ServicesConfig, logger?: GeoLogger) {
   const { db } = database;
   const secret = await instanceSecret(db);
   const links = linksFor(config.publicUrl);
@@ -39,6 +48,8 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     leads: createLeadRepo(db),
     previews: createPreviewRepo(db),
     progress: createProgressRepo(db),
+    tracking: createTrackingRepo(db),
+    conversions: createConversionRepo(db),
   };
   const accounts = createAccountService({ accounts: repos.accounts });
   const funnels = createFunnelService({ funnels: repos.funnels });
@@ -53,6 +64,41 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     previewUrl: links.previewUrl,
   });
   const site = createSiteService({ ...repos, secret, baseDomains: config.baseDomains });
-  return { secret, links, repos, accounts, funnels, pages, leads, domains, previews, site };
+  const writer = createEventWriter(db);
+  const leadContext = createLeadContext(repos);
+  const tracking = createTrackingService({ writer, leads: leadContext, tracking: repos.tracking });
+  const geo = createGeoService({ database: config.geoDatabase ?? 'city', ...(logger ? { logger } : {}) });
+  /** Where a converting visitor is, for social proof; unknown parts stay null. */
+  const locate = async (ip: string) => {
+    const where = await geo.lookup(ip);
+    return {
+      city: where.city === UNKNOWN ? null : where.city,
+      countryCode: where.country_code === UNKNOWN ? null : where.country_code,
+    };
+  };
+  const conversions = createConversionService({
+    conversions: repos.conversions,
+    leads: leadContext,
+    pages: repos.pages,
+    locate,
+  });
+  const fomo = createFomoService({ funnels: repos.funnels, conversions: repos.conversions });
+  return {
+    secret,
+    links,
+    repos,
+    accounts,
+    funnels,
+    pages,
+    leads,
+    domains,
+    previews,
+    site,
+    writer,
+    tracking,
+    conversions,
+    fomo,
+    geo,
+  };
 }
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -97,6 +97,7 @@ export interface Database {
     endReason: string | null;
     endInferred: number;
     details: string;
+    endDetails: string | null;
     lastSeenAt: number;
   };
   videoRecords: {

@@ -2,6 +2,7 @@ import { ErrorCode, type ApiError } from '@embudo/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from '../lib/http-errors';
+import './visitor-api';
 
 /** Fastify's own 4xx errors, renamed to our stable codes. */
 const FASTIFY_CODES: Record<string, { status: number; code: string; message?: string }> = {
@@ -78,7 +79,14 @@ export function installErrorHandling(app: FastifyInstance): void {
       request.log.error({ err: error }, 'unhandled error');
       body = { statusCode: 500, code: ErrorCode.internal, message: 'internal error' };
     }
-    return reply.status(body.statusCode).type('application/json; charset=utf-8').send(body);
+    // Visitor calls also carry the spec's envelope, so the page reads one shape (spec §3, §5).
+    const envelope = request.routeOptions.config.visitorEnvelope
+      ? { codeResponse: body.statusCode, result: false }
+      : {};
+    return reply
+      .status(body.statusCode)
+      .type('application/json; charset=utf-8')
+      .send({ ...body, ...envelope });
   });
 
   app.setNotFoundHandler((request) => {

@@ -2,11 +2,13 @@ import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../dialect';
 import * as initial from './0001-initial';
 import * as leadIp from './0002-lead-ip';
+import * as sessionEndDetails from './0003-session-end-details';
 
 /** Migrations in order. Each takes the dialect for the rare type that differs (DESIGN §5.11). */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-initial': { up: (db: Kysely<unknown>) => initial.up(db, dialect) },
     '0002-lead-ip': { up: (db: Kysely<unknown>) => leadIp.up(db) },
+    '0003-session-end-details': { up: (db: Kysely<unknown>) => sessionEndDetails.up(db) },
   };
 }

@@ -1,12 +1,17 @@
 import {
+  LandingRequest,
+  LandingResponse,
   PreviewRequest,
   SiteRequest,
   SiteResponse,
   parseSiteContext,
+  type FunnelPageData,
+  type LandingData,
   type SiteContext,
 } from '@embudo/contracts';
 import { renderVisitorPage } from '@embudo/web/entry-server';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { VISITOR_PREFIXES } from '../../http/visitor-api';
 import type { SiteService } from './site.service';
 
 /** `domain` is the page's userDomain (protocol and host); a bare host is accepted too. */
@@ -17,11 +22,12 @@ function hostOf(domain: string): string {
 
 /** The visitor API calls of spec §7 that resolve a page; each answers under /api and without it (DESIGN §5.1). */
 export const siteApiRoutes: FastifyPluginAsyncZod<{ site: SiteService }> = async (app, { site }) => {
-  for (const prefix of ['/api', '']) {
-    const hide = prefix === '';
+  const options = { bodyLimit: 8 * 1024, config: { visitorEnvelope: true } };
+  for (const prefix of VISITOR_PREFIXES) {
+    const schema = { tags: ['visitor'], hide: prefix === '' };
     app.post(
       `${prefix}/funnel/site`,
-      { schema: { tags: ['visitor'], hide, body: SiteRequest, response: { 200: SiteResponse } } },
+      { ...options, schema: { ...schema, body: SiteRequest, response: { 200: SiteResponse } } },
       (req) =>
         site.resolve({
           host: hostOf(req.body.domain),
@@ -32,12 +38,44 @@ export const siteApiRoutes: FastifyPluginAsyncZod<{ site: SiteService }> = async
     );
     app.post(
       `${prefix}/funnel/site/preview`,
-      { schema: { tags: ['visitor'], hide, body: PreviewRequest, response: { 200: SiteResponse } } },
+      { ...options, schema: { ...schema, body: PreviewRequest, response: { 200: SiteResponse } } },
       (req) => site.resolvePreview({ host: hostOf(req.body.domain), token: req.body.token }),
+    );
+    app.post(
+      `${prefix}/funnel/landing`,
+      { ...options, schema: { ...schema, body: LandingRequest, response: { 200: LandingResponse } } },
+      async (req): Promise<LandingResponse> => {
+        const { userDomain, userSlug, userToken, type } = req.body;
+        const found = await site.resolve({
+          host: hostOf(userDomain),
+          type,
+          slug: userSlug,
+          token: userToken,
+        });
+        return { message: found.message, data: found.data ? landingData(found.data) : null };
+      },
     );
   }
   return Promise.resolve();
 };
+
+/** The simple landing variant's fields (spec §3 "landing data response"). */
+function landingData(page: FunnelPageData): LandingData {
+  return {
+    language: page.language,
+    topline: page.topline,
+    headline: page.headline,
+    subheadline: page.subheadline,
+    buttonCopy: page.buttonCopy,
+    buttonAction: page.buttonAction,
+    showTopLine: page.showTopLine,
+    showHeadLine: page.showHeadLine,
+    showSubHeadLine: page.showSubHeadLine,
+    topLineColor: page.topLineColor,
+    headlineColor: page.headlineColor,
+    subHeadlineColor: page.subHeadlineColor,
+  };
+}
 
 /**
  * Every other GET is a visitor page, rendered on the server with its data inlined (DESIGN §3).

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Errors of this route also carry the visitor envelope's codeResponse and result (spec §3). */
+    visitorEnvelope?: boolean;
+  }
+}
+
+/** The spec writes some visitor calls with an /api prefix and some without; both answer (DESIGN §5.1). */
+export const VISITOR_PREFIXES = ['/api', ''] as const;
+
+/** Browsers send page-close beacons as text/plain; inside the visitor API they are read as JSON. */
+export function acceptBeaconBodies(app: FastifyInstance): void {
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, JSON.parse(body as string) as unknown);
+    } catch {
+      const error = new Error('the body is not valid JSON') as Error & { statusCode: number; code: string };
+      error.statusCode = 400;
+      error.code = 'FST_ERR_CTP_INVALID_JSON_BODY';
+      done(error, undefined);
+    }
+  });
+}
+
+/**
+ * The HTTP status of a visitor answer is its codeResponse. The routes declare a schema for each
+ * status a service returns (200, 404), which is what this narrows to.
+ */
+export function statusOf(answer: { codeResponse: number }): 200 | 404 {
+  return answer.codeResponse as 200 | 404;
+}

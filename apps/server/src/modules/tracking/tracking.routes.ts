@@ -1,0 +1,77 @@
+import {
+  ActionTrack,
+  PageSessionEnd,
+  PageSessionStart,
+  PageSessionStarted,
+  SessionIdParams,
+  TrackAck,
+  VideoTrack,
+} from '@embudo/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { VISITOR_PREFIXES, acceptBeaconBodies, statusOf } from '../../http/visitor-api';
+import type { TrackingService } from './tracking.service';
+
+const TRACK_BODY_LIMIT = 64 * 1024;
+
+/** Page sessions, actions and video records (spec §7). */
+export const trackingRoutes: FastifyPluginAsyncZod<{ tracking: TrackingService }> = async (
+  app,
+  { tracking },
+) => {
+  acceptBeaconBodies(app);
+  const options = { bodyLimit: TRACK_BODY_LIMIT, config: { visitorEnvelope: true } };
+  for (const prefix of VISITOR_PREFIXES) {
+    const schema = { tags: ['visitor tracking'], hide: prefix === '' };
+    app.post(
+      `${prefix}/funnel/track/page`,
+      {
+        ...options,
+        schema: {
+          ...schema,
+          body: PageSessionStart,
+          response: { 200: PageSessionStarted, 404: PageSessionStarted },
+        },
+      },
+      async (req, reply) => {
+        const answer = await tracking.startSession(req.body, {
+          ip: req.ip,
+          userAgent: req.headers['user-agent'],
+        });
+        return reply.status(statusOf(answer)).send(answer);
+      },
+    );
+    app.put(
+      `${prefix}/funnel/track/page/:sessionId`,
+      {
+        ...options,
+        schema: {
+          ...schema,
+          params: SessionIdParams,
+          body: PageSessionEnd,
+          response: { 200: TrackAck, 404: TrackAck },
+        },
+      },
+      async (req, reply) => {
+        const answer = await tracking.endSession(req.params.sessionId, req.body);
+        return reply.status(statusOf(answer)).send(answer);
+      },
+    );
+    app.post(
+      `${prefix}/funnel/track/action`,
+      { ...options, schema: { ...schema, body: ActionTrack, response: { 200: TrackAck, 404: TrackAck } } },
+      async (req, reply) => {
+        const answer = await tracking.trackAction(req.body);
+        return reply.status(statusOf(answer)).send(answer);
+      },
+    );
+    app.post(
+      `${prefix}/funnel/track/video`,
+      { ...options, schema: { ...schema, body: VideoTrack, response: { 200: TrackAck, 404: TrackAck } } },
+      async (req, reply) => {
+        const answer = await tracking.trackVideo(req.body);
+        return reply.status(statusOf(answer)).send(answer);
+      },
+    );
+  }
+  return Promise.resolve();
+};
