@@ -1,4 +1,5 @@
 import { buildApp } from './app';
+import { startJobs } from './jobs';
 import { ConfigError, loadConfig, loadEnvFileIfPresent } from './config';
 import { openDatabaseWithRetry } from './db/open-with-retry';
 import { formatDemoLinks } from './modules/demo/demo.format';
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
       (accounts.length === 0 || accounts.some((a) => a.slug === 'demo')));
   const demo = seed ? await seedDemo(services, config.publicUrl) : undefined;
 
+  const jobs = startJobs(services, server.log);
   let closing = false;
   const shutdown = (signal: string): void => {
     if (closing) return;
@@ -32,8 +34,11 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.shutdownTimeoutMs);
     force.unref();
+    // Order matters: stop taking requests and finish those in flight (which flushes their events),
+    // stop the background jobs, then close the database.
     server
       .close()
+      .then(() => jobs.stop())
       .then(() => database.close())
       .then(() => {
         server.log.info('stopped cleanly');
