@@ -27,6 +27,7 @@ import { siteApiRoutes, visitorPageRoutes } from './modules/site/site.routes';
 import { conversionRoutes } from './modules/conversions/conversion.routes';
 import { fomoRoutes } from './modules/fomo/fomo.routes';
 import { geoRoutes } from './modules/geo/geo.routes';
+import { pixelRoutes } from './modules/pixel/pixel.routes';
 import { trackingRoutes } from './modules/tracking/tracking.routes';
 import { registerRateLimit } from './http/rate-limit';
 import { createServices, type Services } from './services';
@@ -120,6 +121,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     await visitor.register(conversionRoutes, { conversions: services.conversions });
     await visitor.register(fomoRoutes, { fomo: services.fomo });
     await visitor.register(geoRoutes, { geo: services.geo });
+    await visitor.register(pixelRoutes, { pixel: services.pixel });
   });
   // Every acknowledged event is committed before the database closes.
   server.addHook('onClose', async () => {

@@ -1,5 +1,7 @@
 import { TIMING } from '@embudo/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config';
+import { createPixelWorker } from './modules/pixel/pixel.worker';
 import type { Services } from './services';
 
 /** How often the server looks for sessions whose end never arrived. */
@@ -15,7 +17,21 @@ export interface Jobs {
 }
 
 /** Background work of a serving process (not of the CLI or of tests that do not ask for it). */
-export function startJobs(services: Services, log: FastifyBaseLogger): Jobs {
+export function startJobs(
+  services: Services,
+  config: Pick<Config, 'pixelWorker' | 'pixelApiUrl'>,
+  log: FastifyBaseLogger,
+): Jobs {
+  // Conversions waiting in the outbox go to the owners' pixels (DESIGN §5.10).
+  const pixelWorker = config.pixelWorker
+    ? createPixelWorker({
+        pixels: services.repos.pixels,
+        funnels: services.repos.funnels,
+        apiUrl: config.pixelApiUrl,
+        logger: log,
+      })
+    : undefined;
+  pixelWorker?.start();
   let sweeping: Promise<void> | null = null;
   const sweep = (): void => {
     sweeping ??= services.tracking
@@ -35,7 +51,7 @@ export function startJobs(services: Services, log: FastifyBaseLogger): Jobs {
   return {
     async stop() {
       clearInterval(timer);
-      await sweeping;
+      await Promise.all([sweeping, pixelWorker?.stop()]);
     },
   };
 }

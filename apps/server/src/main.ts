@@ -23,7 +23,7 @@ async function main(): Promise<void> {
       (accounts.length === 0 || accounts.some((a) => a.slug === 'demo')));
   const demo = seed ? await seedDemo(services, config.publicUrl) : undefined;
 
-  const jobs = startJobs(services, server.log);
+  const jobs = startJobs(services, config, server.log);
   let closing = false;
   const shutdown = (signal: string): void => {
     if (closing) return;

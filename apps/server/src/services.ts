@@ -20,6 +20,8 @@ import { createSiteService } from './modules/site/site.service';
 import { createConversionRepo } from './modules/conversions/conversion.repo';
 import { createConversionService } from './modules/conversions/conversion.service';
 import { createFomoService } from './modules/fomo/fomo.service';
+import { createPixelRepo } from './modules/pixel/pixel.repo';
+import { createPixelService } from './modules/pixel/pixel.service';
 import { createEventWriter } from './modules/tracking/event-writer';
 import { createLeadContext } from './modules/tracking/lead-context';
 import { createTrackingRepo } from './modules/tracking/tracking.repo';
@@ -50,6 +52,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     progress: createProgressRepo(db),
     tracking: createTrackingRepo(db),
     conversions: createConversionRepo(db),
+    pixels: createPixelRepo(db, database.dialect),
   };
   const accounts = createAccountService({ accounts: repos.accounts });
   const funnels = createFunnelService({ funnels: repos.funnels });
@@ -83,6 +86,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     locate,
   });
   const fomo = createFomoService({ funnels: repos.funnels, conversions: repos.conversions });
+  const pixel = createPixelService({ pixels: repos.pixels, funnels: repos.funnels });
   return {
     secret,
     links,
@@ -99,6 +103,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     conversions,
     fomo,
     geo,
+    pixel,
   };
 }
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_DIALECTS } from '../../../test/databases';
+import { useServices } from '../../../test/fixtures';
+import { openDatabase, type DatabaseHandle } from '../../db';
+import { createPixelRepo } from './pixel.repo';
+
+const T0 = Date.UTC(2026, 2, 10, 12, 0, 0);
+
+describe.each(TEST_DIALECTS)('pixel outbox on %s', (dialect) => {
+  const t = useServices(dialect);
+  /** A second connection to the same database, as a second worker process would have. */
+  let other: DatabaseHandle | undefined;
+  beforeAll(() => {
+    const { url, schema } = t.database;
+    other = openDatabase(url, schema ? { schema, poolSize: 4 } : {});
+  });
+  afterAll(async () => {
+    await other?.close();
+  });
+
+  const row = (eventId: string, funnelId: string, createdAt = T0) => ({
+    eventId,
+    accountId: 'account-1',
+    funnelId,
+    payload: JSON.stringify({ event_id: eventId }),
+    createdAt,
+  });
+
+  it('stores an event id once', async () => {
+    const repo = createPixelRepo(t.db, dialect);
+    expect(await repo.enqueue(row('repo-dedup-1', 'f-dedup'))).toBe(true);
+    expect(await repo.enqueue({ ...row('repo-dedup-1', 'f-other'), payload: '{}' })).toBe(false);
+    const rows = await repo.listByFunnel('f-dedup');
+    expect(rows.map((r) => r.eventId)).toEqual(['repo-dedup-1']);
+    expect(await repo.listByFunnel('f-other')).toEqual([]);
+  });
+
+  it('claims only due, open rows, and leases them', async () => {
+    const repo = createPixelRepo(t.db, dialect);
+    const at = T0 + 1_000_000_000;
+    await repo.enqueue({ ...row('repo-due-1', 'f-due'), nextAttemptAt: at });
+    await repo.enqueue({ ...row('repo-due-2', 'f-due'), nextAttemptAt: at + 1 });
+    await repo.enqueue({ ...row('repo-due-3', 'f-due'), nextAttemptAt: at - 5 });
+    const delivered = await repo.findByEventId('repo-due-3');
+    await repo.markDelivered([delivered?.id ?? 0], at);
+    // Everything else in the table was due long ago: take it out of the way first.
+    while ((await repo.claimDue(at - 1, 1000, 10_000_000_000)).length > 0);
+
+    const claimed = await repo.claimDue(at, 10, 60_000);
+    expect(claimed.map((r) => r.eventId)).toEqual(['repo-due-1']);
+    expect(claimed[0]?.nextAttemptAt).toBe(at + 60_000);
+    // Claimed rows are not due again while the lease lasts.
+    expect(await repo.claimDue(at, 10, 60_000)).toEqual([]);
+    expect((await repo.claimDue(at + 1, 10, 60_000)).map((r) => r.eventId)).toEqual(['repo-due-2']);
+    expect(await repo.claimDue(at + 59_999, 10, 60_000)).toEqual([]);
+    // The lease over, a claim that was never settled is due again.
+    expect((await repo.claimDue(at + 60_000, 10, 60_000)).map((r) => r.eventId)).toEqual(['repo-due-1']);
+  });
+
+  it('records failures, deliveries and drops', async () => {
+    const repo = createPixelRepo(t.db, dialect);
+    await repo.enqueue(row('repo-mark-1', 'f-mark'));
+    await repo.enqueue(row('repo-mark-2', 'f-mark'));
+    const [first, second] = await repo.listByFunnel('f-mark');
+    if (!first || !second) throw new Error('rows missing');
+    await repo.markFailed(first.id, 1, T0 + 5000, 'HTTP 500: boom');
+    expect(await repo.findByEventId('repo-mark-1')).toMatchObject({
+      attempts: 1,
+      nextAttemptAt: T0 + 5000,
+      lastError: 'HTTP 500: boom',
+      deliveredAt: null,
+    });
+    await repo.markDelivered([first.id], T0 + 6000);
+    await repo.markDropped(second.id, T0 + 7000, 'too old');
+    expect(await repo.findByEventId('repo-mark-1')).toMatchObject({
+      deliveredAt: T0 + 6000,
+      lastError: null,
+    });
+    expect(await repo.findByEventId('repo-mark-2')).toMatchObject({
+      droppedAt: T0 + 7000,
+      lastError: 'too old',
+    });
+    // A settled row stays settled.
+    await repo.markFailed(first.id, 2, T0 + 9000, 'late failure');
+    expect(await repo.findByEventId('repo-mark-1')).toMatchObject({ attempts: 1, deliveredAt: T0 + 6000 });
+  });
+
+  it('never gives the same row to two connections claiming at the same time', async () => {
+    const mine = createPixelRepo(t.db, dialect);
+    const theirs = createPixelRepo(other?.db ?? t.db, dialect);
+    const at = T0 + 2_000_000_000;
+    while ((await mine.claimDue(at, 1000, 10_000_000_000)).length > 0);
+    const ids = Array.from({ length: 200 }, (_, i) => `repo-race-${String(i).padStart(3, '0')}`);
+    for (const id of ids) await mine.enqueue({ ...row(id, 'f-race'), nextAttemptAt: at });
+
+    const claimed: string[] = [];
+    for (let round = 0; round < 20 && claimed.length < ids.length; round++) {
+      const batches = await Promise.all(
+        [mine, theirs, mine, theirs, mine, theirs].map((repo) => repo.claimDue(at, 17, 60_000)),
+      );
+      for (const batch of batches) claimed.push(...batch.map((r) => r.eventId));
+    }
+    expect(claimed.length).toBe(ids.length);
+    expect(new Set(claimed).size).toBe(ids.length);
+    expect([...claimed].sort()).toEqual(ids);
+  });
+
+  it('counts rows by state', async () => {
+    const repo = createPixelRepo(t.db, dialect);
+    const before = await repo.counts();
+    await repo.enqueue(row('repo-count-1', 'f-count'));
+    await repo.enqueue(row('repo-count-2', 'f-count'));
+    await repo.enqueue(row('repo-count-3', 'f-count'));
+    const [a, b] = await repo.listByFunnel('f-count');
+    await repo.markDelivered([a?.id ?? 0], T0);
+    await repo.markDropped(b?.id ?? 0, T0, 'gone');
+    expect(await repo.counts()).toEqual({
+      total: before.total + 3,
+      pending: before.pending + 1,
+      delivered: before.delivered + 1,
+      dropped: before.dropped + 1,
+    });
+  });
+});
