@@ -40,6 +40,31 @@ describe('a lead link in Chromium', () => {
     await context.close();
   });
 
+  it('hydrates the server-rendered page without a mismatch, and asks no third-party host for anything', async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    const foreign: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('request', (request) => {
+      if (!request.url().startsWith(server.url)) foreign.push(request.url());
+    });
+    await page.goto(vsl().lead.url);
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          Object.keys(document.getElementById('root') ?? {}).some((k) => k.startsWith('__reactContainer')),
+        ),
+      )
+      .toBe(true);
+    expect(await page.locator('h1.headline').textContent()).toBe('Clase 1: el método que cambia tus ventas');
+    expect(problems).toEqual([]);
+    expect(foreign).toEqual([]);
+    await page.close();
+  });
+
   it('changes what the visitor sees when the owner PATCHes the page', async () => {
     const { funnel, lead } = vsl();
     const pageId = funnel.pages[0]?.id ?? '';

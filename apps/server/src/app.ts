@@ -24,6 +24,7 @@ import { leadRoutes } from './modules/leads/lead.routes';
 import { pageRoutes } from './modules/pages/page.routes';
 import { previewRoutes } from './modules/previews/preview.routes';
 import { siteApiRoutes, visitorPageRoutes } from './modules/site/site.routes';
+import { loadWebAssets, WEB_DIST_DIR } from './modules/site/web-assets';
 import { conversionRoutes } from './modules/conversions/conversion.routes';
 import { fomoRoutes } from './modules/fomo/fomo.routes';
 import { geoRoutes } from './modules/geo/geo.routes';
@@ -131,7 +132,19 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   server.all('/api/*', { schema: { hide: true } }, (req) => {
     throw routeNotFound(req.method, req.url);
   });
-  await server.register(visitorPageRoutes, { site: services.site, baseDomains: config.baseDomains });
+  // The visitor app's hashed bundle: cached for a year, since a new build has new names.
+  await server.register(fastifyStatic, {
+    root: WEB_DIST_DIR,
+    prefix: '/static/',
+    decorateReply: false,
+    immutable: true,
+    maxAge: '365d',
+  });
+  await server.register(visitorPageRoutes, {
+    site: services.site,
+    baseDomains: config.baseDomains,
+    assets: loadWebAssets(),
+  });
 
   return { server, services };
 }

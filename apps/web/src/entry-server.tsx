@@ -1,11 +1,12 @@
-import { DEFAULT_LANGUAGE, type SiteContext, type SiteResponse } from '@embudo/contracts';
+import { DEFAULT_LANGUAGE } from '@embudo/contracts';
 import { renderToString } from 'react-dom/server';
 import { App } from './app/App';
+import { PAGE_STATE_ID, serialisePageState, type PageState } from './app/page-state';
 import { htmlToText } from './lib/html-text';
 
-export interface RenderInput {
-  context: SiteContext;
-  site: SiteResponse | null;
+export interface RenderInput extends PageState {
+  /** The hydration bundle (from the build manifest); without it the page renders but stays static. */
+  assets?: { entryScript: string | null; styles: string[] };
 }
 
 export interface RenderedPage {
@@ -20,14 +21,6 @@ const STYLES = `
 .not-found{min-height:100vh;display:flex;flex-direction:column;align-items:center;justify-content:center;background:#000;color:#fff;text-align:center;padding:16px}
 `;
 
-/** JSON inside a <script> must not be able to close it. */
-function inlineJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
-
 const escapeHtml = (text: string): string =>
   text.replace(
     /[&<>"']/g,
@@ -38,11 +31,17 @@ const escapeHtml = (text: string): string =>
  * The whole first HTML of a visitor page (DESIGN §3): the rendered tree, `lang`, `<title>`, and the
  * page data inlined for hydration, so the headline paints before any JavaScript runs.
  */
-export function renderVisitorPage({ context, site }: RenderInput): RenderedPage {
+export function renderVisitorPage({ context, site, assets }: RenderInput): RenderedPage {
   const found = site?.message === 'PAGE_FOUNDED' && site.data !== null;
   const lang = (site?.data?.language ?? DEFAULT_LANGUAGE).toLowerCase();
   const title = found && site.data ? htmlToText(site.data.headline) || 'Embudo' : 'Page not found! 404';
   const body = renderToString(<App site={site} />);
-  const html = `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLES}</style></head><body><div id="root">${body}</div><script id="embudo-data" type="application/json">${inlineJson({ context, site })}</script></body></html>`;
+  const scripts = assets?.entryScript
+    ? `<script type="module" src="${escapeHtml(assets.entryScript)}"></script>`
+    : '';
+  const links = (assets?.styles ?? [])
+    .map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`)
+    .join('');
+  const html = `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLES}</style>${links}</head><body><div id="root">${body}</div><script id="${PAGE_STATE_ID}" type="application/json">${serialisePageState({ context, site })}</script>${scripts}</body></html>`;
   return { status: found ? 200 : 404, html };
 }

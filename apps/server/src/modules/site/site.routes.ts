@@ -13,6 +13,7 @@ import { renderVisitorPage } from '@embudo/web/entry-server';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { VISITOR_PREFIXES } from '../../http/visitor-api';
 import type { SiteService } from './site.service';
+import type { WebAssets } from './web-assets';
 
 /** `domain` is the page's userDomain (protocol and host); a bare host is accepted too. */
 function hostOf(domain: string): string {
@@ -83,7 +84,8 @@ function landingData(page: FunnelPageData): LandingData {
 export const visitorPageRoutes: FastifyPluginAsyncZod<{
   site: SiteService;
   baseDomains: readonly string[];
-}> = async (app, { site, baseDomains }) => {
+  assets: WebAssets;
+}> = async (app, { site, baseDomains, assets }) => {
   app.get('/*', { schema: { hide: true } }, async (req, reply) => {
     const address = `${req.protocol}://${req.host}${req.url}`;
     const context: SiteContext = URL.canParse(address)
@@ -96,7 +98,7 @@ export const visitorPageRoutes: FastifyPluginAsyncZod<{
       : context.userToken
         ? await site.resolve({ host, type: context.type, slug: context.userSlug, token: context.userToken })
         : null;
-    const page = renderVisitorPage({ context, site: response });
+    const page = renderVisitorPage({ context, site: response, assets });
     return (
       reply
         .status(page.status)

@@ -1,0 +1,27 @@
+import type { SiteContext, SiteResponse } from '@embudo/contracts';
+
+export const PAGE_STATE_ID = 'embudo-data';
+
+export interface PageState {
+  context: SiteContext;
+  site: SiteResponse | null;
+}
+
+/** JSON inside a <script> must not be able to close it. */
+export function serialisePageState(state: PageState): string {
+  return JSON.stringify(state)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/** The data the server rendered the page with; null when the page carries none. */
+export function readPageState(doc: Document): PageState | null {
+  const text = doc.getElementById(PAGE_STATE_ID)?.textContent;
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as PageState;
+  } catch {
+    return null;
+  }
+}
