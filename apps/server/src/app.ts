@@ -13,7 +13,7 @@ import {
 import type { Config } from './config';
 import type { DatabaseHandle } from './db';
 import { installErrorHandling, routeNotFound } from './http/errors';
-import { rejectNulCharacters } from './http/nul-guard';
+import { rejectUnstorableInput } from './http/input-guard';
 import { REDACTED_PATHS, redactUrl } from './http/redact';
 import { accountRoutes } from './modules/accounts/account.routes';
 import { ownerAuthHook } from './modules/auth/owner-auth';
@@ -74,7 +74,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   server.setValidatorCompiler(validatorCompiler);
   server.setSerializerCompiler(serializerCompiler);
   installErrorHandling(server);
-  server.addHook('preValidation', rejectNulCharacters);
+  server.addHook('preValidation', rejectUnstorableInput);
 
   await server.register(fastifySwagger, {
     openapi: {

@@ -65,6 +65,7 @@ export interface Database {
     pageId: string;
     completedAt: number | null;
     lastVideoPosition: number | null;
+    lastVideoAt: number | null;
     updatedAt: number;
   };
   previewTokens: {

@@ -8,6 +8,9 @@ export const VisitorEnvelope = z.object({
   codeResponse: z.number().int(),
   result: z.boolean(),
   message: z.string(),
+  /** On a 4xx the envelope is also an ApiError: statusCode and code beside it. */
+  statusCode: z.number().int().optional(),
+  code: z.string().optional(),
 });
 export type VisitorEnvelope = z.infer<typeof VisitorEnvelope>;
 
@@ -25,7 +28,9 @@ export const VisitorMessage = {
 export const VisitorToken = z.string().min(1).max(200);
 
 /** A client-generated event id, so that a retried send is stored once (DESIGN §5.9). */
-export const EventId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'an event id is 8 to 64 letters, digits, - or _');
+export const EventId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, 'an event id is 8 to 64 letters, digits, - or _');
 
 /** Epoch milliseconds or an ISO date-time: browsers send either. */
 export const ClientTime = z.union([z.number().int().min(0).max(8.64e15), z.iso.datetime({ offset: true })]);

@@ -3,19 +3,22 @@ import { EndReason, StartReason } from '../enums';
 import { ClientTime, EventId, VisitorEnvelope, VisitorToken } from './envelope';
 
 const short = z.string().max(200);
-const num = z.number().finite();
+const num = z.number();
 
 /** Device details of a tracking session (spec §3). Every part is optional: browsers differ. */
 export const SessionDetails = z
   .object({
-    userAgent: z.string().max(2000),
+    /** Cut to 500 characters when stored (spec §5); a longer one is not refused for it. */
+    userAgent: z.string().max(16_384),
     videoStatus: short,
     browser: z.object({ name: short, version: short, engine: short }).partial(),
     os: z.object({ name: short, version: short, architecture: short }).partial(),
     display: z
       .object({ screenWidth: num, screenHeight: num, viewportWidth: num, viewportHeight: num, zoom: num })
       .partial(),
-    capabilities: z.object({ touch: z.boolean(), cookiesEnabled: z.boolean(), localStorageAvailable: z.boolean() }).partial(),
+    capabilities: z
+      .object({ touch: z.boolean(), cookiesEnabled: z.boolean(), localStorageAvailable: z.boolean() })
+      .partial(),
     preferences: z
       .object({ mainLanguage: short, languages: z.array(short).max(30), dateTimeFormat: short })
       .partial(),
@@ -78,14 +81,17 @@ export const VideoTrack = z.object({
   idTrackingPageSession: z.string().min(1).max(64),
   startViewTime: ClientTime,
   endViewTime: ClientTime,
-  startTimeVideo: z.number().finite().min(0).max(86_400),
-  endTimeVideo: z.number().finite().min(0).max(86_400),
+  startTimeVideo: z.number().min(0).max(86_400),
+  endTimeVideo: z.number().min(0).max(86_400),
   details: z
     .object({
-      videoDuration: z.number().finite().min(0).max(86_400),
-      reproductionTime: z.number().finite().min(0).max(86_400 * 1000),
+      videoDuration: z.number().min(0).max(86_400),
+      reproductionTime: z
+        .number()
+        .min(0)
+        .max(86_400 * 1000),
       state: z.union([VideoState, z.string().max(40)]),
-      videoProgressUpdate: z.object({ seconds: z.number().finite(), percent: z.number().finite() }).partial(),
+      videoProgressUpdate: z.object({ seconds: z.number(), percent: z.number() }).partial(),
     })
     .partial()
     .default({}),

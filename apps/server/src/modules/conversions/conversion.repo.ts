@@ -30,6 +30,7 @@ export function createConversionRepo(db: Db) {
               pageId: completePageId,
               completedAt: conversion.createdAt,
               lastVideoPosition: null,
+              lastVideoAt: null,
               updatedAt: conversion.createdAt,
             })
             .onConflict((oc) =>
@@ -56,12 +57,19 @@ export function createConversionRepo(db: Db) {
     },
 
     /** A funnel's latest conversions with the lead's name, for social proof. */
-    recentForFunnel: (funnelId: string, limit: number) =>
+    recentForFunnel: (funnelId: string, kinds: readonly string[], limit: number) =>
       db
         .selectFrom('conversions')
         .innerJoin('leads', 'leads.id', 'conversions.leadId')
-        .select(['conversions.kind', 'conversions.details', 'conversions.createdAt', 'leads.name'])
+        .select([
+          'conversions.kind',
+          'conversions.details',
+          'conversions.createdAt',
+          'leads.id as leadId',
+          'leads.name',
+        ])
         .where('conversions.funnelId', '=', funnelId)
+        .where('conversions.kind', 'in', kinds)
         .orderBy('conversions.createdAt', 'desc')
         .limit(limit)
         .execute(),

@@ -1,6 +1,7 @@
 import { FUNNEL_DEFAULTS, type FomoRequest, type FomoResponse, type FomoSite } from '@embudo/contracts';
 import { z } from 'zod';
 import type { ConversionRepo } from '../conversions/conversion.repo';
+import type { ConversionKind } from '../conversions/conversion.service';
 import type { FunnelRepo } from '../funnels/funnel.repo';
 import { toFunnelRecord } from '../funnels/funnel.service';
 import { FOMO_TEMPLATES } from './fomo.templates';
@@ -11,6 +12,13 @@ const Where = z
   .catch({ city: null, countryCode: null });
 
 const SITE_KEY = { LPI: 'lpi', VIDEO: 'video', OFFERT: 'offert' } as const satisfies Record<FomoSite, string>;
+
+/** Which conversions may stand behind each sentence: "just bought" only for real offer clicks. */
+const KINDS_FOR: Record<FomoSite, readonly ConversionKind[]> = {
+  LPI: ['VIDEO_VIEWED', 'OFFERT', 'PRELAUNCH'],
+  VIDEO: ['VIDEO_VIEWED', 'OFFERT', 'PRELAUNCH'],
+  OFFERT: ['OFFERT'],
+};
 
 /** "Ana María López" → "Ana": social proof shows first names only. */
 function firstName(name: string): string {
@@ -46,7 +54,15 @@ export function createFomoService({
 
       const messageTemplate = FOMO_TEMPLATES[funnel.language][input.site];
       if (fomo.source !== 'messages') {
-        for (const c of await conversions.recentForFunnel(funnel.id, RECENT_CONVERSIONS)) {
+        const seen = new Set<string>();
+        for (const c of await conversions.recentForFunnel(
+          funnel.id,
+          KINDS_FOR[input.site],
+          RECENT_CONVERSIONS,
+        )) {
+          // One popup per person, however many times they converted.
+          if (seen.has(c.leadId)) continue;
+          seen.add(c.leadId);
           const where = Where.parse(JSON.parse(c.details));
           const name = firstName(c.name);
           if (name === '') continue;

@@ -12,6 +12,7 @@ export const geoRoutes: FastifyPluginAsyncZod<{ geo: GeoService }> = async (app,
     app.get(
       `${prefix}/geo`,
       {
+        config: { visitorEnvelope: true },
         schema: {
           tags: ['visitor'],
           hide: prefix === '',

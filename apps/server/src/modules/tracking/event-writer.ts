@@ -16,7 +16,15 @@ export type WriteOp =
     }
   | { kind: 'touchSession'; id: string; at: number }
   /** The lead's resume point on a page (spec §4.4): the latest video position reported. */
-  | { kind: 'videoPosition'; leadId: string; pageId: string; position: number; at: number };
+  | {
+      kind: 'videoPosition';
+      leadId: string;
+      pageId: string;
+      position: number;
+      /** When the browser saw that position (the record's end view time): newer wins. */
+      reportedAt: number;
+      at: number;
+    };
 
 interface Pending {
   op: WriteOp;
@@ -51,7 +59,7 @@ export function createEventWriter(db: Db, options: { maxBatch?: number } = {}): 
     const affected = new Array<number>(batch.length).fill(0);
     const inserts = new Map<EventTable, { index: number; row: Insertable<Database[EventTable]> }[]>();
     const touches = new Map<string, number>();
-    const positions = new Map<string, { leadId: string; pageId: string; position: number; at: number }>();
+    const positions = new Map<string, Extract<WriteOp, { kind: 'videoPosition' }>>();
     batch.forEach(({ op }, index) => {
       if (op.kind === 'insert') {
         const list = inserts.get(op.table) ?? [];
@@ -63,7 +71,7 @@ export function createEventWriter(db: Db, options: { maxBatch?: number } = {}): 
       } else if (op.kind === 'videoPosition') {
         const key = `${op.leadId} ${op.pageId}`;
         const seen = positions.get(key);
-        if (!seen || seen.at <= op.at) positions.set(key, op);
+        if (!seen || seen.reportedAt <= op.reportedAt) positions.set(key, op);
         affected[index] = 1;
       }
     });
@@ -112,13 +120,24 @@ export function createEventWriter(db: Db, options: { maxBatch?: number } = {}): 
           pageId: p.pageId,
           completedAt: null,
           lastVideoPosition: p.position,
+          lastVideoAt: p.reportedAt,
           updatedAt: p.at,
         })
         .onConflict((oc) =>
-          oc.columns(['leadId', 'pageId']).doUpdateSet((eb) => ({
-            lastVideoPosition: eb.ref('excluded.lastVideoPosition'),
-            updatedAt: eb.ref('excluded.updatedAt'),
-          })),
+          oc
+            .columns(['leadId', 'pageId'])
+            .doUpdateSet((eb) => ({
+              lastVideoPosition: eb.ref('excluded.lastVideoPosition'),
+              lastVideoAt: eb.ref('excluded.lastVideoAt'),
+              updatedAt: eb.ref('excluded.updatedAt'),
+            }))
+            // A retried or late older record never moves the resume point back.
+            .where((eb) =>
+              eb.or([
+                eb('leadPageProgress.lastVideoAt', 'is', null),
+                eb('leadPageProgress.lastVideoAt', '<=', eb.ref('excluded.lastVideoAt')),
+              ]),
+            ),
         )
         .execute();
     }

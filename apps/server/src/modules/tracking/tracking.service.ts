@@ -21,11 +21,13 @@ export interface RequestContext {
   userAgent: string | undefined;
 }
 
-export const ack = (codeResponse: number, message: string): TrackAck => ({
-  codeResponse,
-  result: codeResponse < 300 && message === VisitorMessage.ok,
-  message,
-});
+/** A visitor answer; a 4xx one is also an ApiError (statusCode and code), like every error. */
+export function ack(codeResponse: number, message: string): TrackAck {
+  const result = codeResponse < 300 && message === VisitorMessage.ok;
+  return codeResponse >= 400
+    ? { statusCode: codeResponse, code: message, codeResponse, result, message }
+    : { codeResponse, result, message };
+}
 const OK = ack(200, VisitorMessage.ok);
 const UNKNOWN_TOKEN = ack(404, VisitorMessage.unknownToken);
 const UNKNOWN_SESSION = ack(404, VisitorMessage.unknownSession);
@@ -195,6 +197,7 @@ export function createTrackingService({ writer, leads, tracking, now = Date.now 
           leadId: lead.leadId,
           pageId: session.pageId,
           position: input.endTimeVideo,
+          reportedAt: endView,
           at,
         }),
       ]);
