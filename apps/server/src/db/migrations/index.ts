@@ -4,6 +4,7 @@ import * as initial from './0001-initial';
 import * as leadIp from './0002-lead-ip';
 import * as sessionEndDetails from './0003-session-end-details';
 import * as resumePointTime from './0004-resume-point-time';
+import * as videoPositionsDouble from './0005-video-positions-double';
 
 /** Migrations in order. Each takes the dialect for the rare type that differs (DESIGN §5.11). */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -12,5 +13,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0002-lead-ip': { up: (db: Kysely<unknown>) => leadIp.up(db) },
     '0003-session-end-details': { up: (db: Kysely<unknown>) => sessionEndDetails.up(db) },
     '0004-resume-point-time': { up: (db: Kysely<unknown>) => resumePointTime.up(db) },
+    '0005-video-positions-double': { up: (db: Kysely<unknown>) => videoPositionsDouble.up(db, dialect) },
   };
 }
