@@ -38,16 +38,24 @@ export default tseslint.config(
       ],
     },
   },
-  // The web app never reaches into the server.
+  // The web app never reaches into the server, and ships no schema library.
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
+          paths: [
+            {
+              name: '@embudo/contracts',
+              allowTypeImports: true,
+              message:
+                'browser code takes run-time values from @embudo/contracts/runtime (no zod in the bundle); only types from @embudo/contracts',
+            },
+          ],
           patterns: [
             {
               group: ['@embudo/server', '**/apps/server/**'],
@@ -57,5 +65,10 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  // Server-side rendering and tests run in Node: they may use the schemas.
+  {
+    files: ['apps/web/src/entry-server.tsx', 'apps/web/vite.config.ts', 'apps/web/**/*.test.{ts,tsx}'],
+    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
   },
 );

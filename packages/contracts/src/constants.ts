@@ -30,3 +30,7 @@ export const VIDEO_MILESTONES = [25, 50, 75] as const;
 export const LOCATION_CACHE_KEY = 'ip_location_data';
 export const USER_AGENT_MAX = 500;
 export const DEFAULT_FAKE_USER_RANGE: readonly [number, number] = [20, 100];
+
+/** Visitor pages speak Spanish unless the funnel says otherwise (spec §1). */
+export const DEFAULT_LANGUAGE = 'es';
+export const LANGUAGES = ['es', 'pt', 'en'] as const;

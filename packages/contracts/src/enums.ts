@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { LANGUAGES } from './constants';
 
 /** Languages a visitor page can be shown in; `es` is the default (spec §1). */
-export const Language = z.enum(['es', 'pt', 'en']);
+export const Language = z.enum(LANGUAGES);
 export type Language = z.infer<typeof Language>;
-export const DEFAULT_LANGUAGE: Language = 'es';
 
 /** What the call-to-action button does (spec §3). */
 export const ButtonAction = z.enum(['LPI-REDIRECT-WPP', 'NEXT-PAGE', 'NEXT-PREVIEW-PAGE', 'OFFERT']);
