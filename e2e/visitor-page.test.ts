@@ -87,11 +87,13 @@ describe('a lead link in Chromium', () => {
     await page.close();
   });
 
-  it('shows the not-found screen for an unknown token, with a 404', async () => {
+  it('shows the invalid-link screen for an unknown token, with a 404', async () => {
     const page = await browser.newPage();
     const response = await page.goto(`${server.url}/demo/unknown-token-that-does-not-exist`);
     expect(response?.status()).toBe(404);
-    expect(await page.locator('h1').textContent()).toBe('Page not found! 404');
+    expect(await page.locator('h1').textContent()).toBe(
+      'Hmmmm... No conozco a unknown-token-that-does-not-exist, ¡parece falso!',
+    );
     await page.close();
   });
 

@@ -14,7 +14,13 @@ export default defineConfig({
     emptyOutDir: true,
     manifest: true,
     target: 'es2020',
-    rollupOptions: { input: fileURLToPath(new URL('src/entry-client.tsx', import.meta.url)) },
+    rollupOptions: {
+      input: fileURLToPath(new URL('src/entry-client.tsx', import.meta.url)),
+      // TanStack Query marks its modules "use client" for React Server Components; meaningless here.
+      onwarn(warning, warn) {
+        if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+      },
+    },
   },
   oxc: { jsx: { runtime: 'automatic' } },
 });

@@ -69,7 +69,7 @@ describe.each(TEST_DIALECTS)('the server on %s', (dialect) => {
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(await res.text()).toContain('Page not found! 404');
+    expect(await res.text()).toContain('Hmmmm... No conozco a some-token-that-is-long-enough');
   });
 
   it('answers health with 200 while the database answers, and 503 once it does not', async () => {

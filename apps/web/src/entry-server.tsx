@@ -1,7 +1,12 @@
 import { DEFAULT_LANGUAGE } from '@embudo/contracts';
 import { renderToString } from 'react-dom/server';
-import { App } from './app/App';
+import { createQueryClient } from './api/query-client';
+import { Root } from './app/Root';
+import { LegalPage } from './legal/LegalPage';
 import { PAGE_STATE_ID, serialisePageState, type PageState } from './app/page-state';
+import { chooseView } from './app/choose-view';
+import { STYLES } from './app/styles';
+import { translate } from './i18n/translate';
 import { htmlToText } from './lib/html-text';
 
 export interface RenderInput extends PageState {
@@ -14,13 +19,6 @@ export interface RenderedPage {
   html: string;
 }
 
-const STYLES = `
-*{box-sizing:border-box}html,body{margin:0}body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#0a0a0a;color:#fafafa}
-.funnel-page{min-height:100vh;padding:24px 16px;max-width:1000px;margin:0 auto;text-align:center;background-size:cover;background-position:center}
-.headline{font-size:clamp(1.5rem,5vw,2.5rem);line-height:1.2;margin:.5em 0}.topline,.subheadline{font-size:1.1rem;margin:.5em 0}
-.not-found{min-height:100vh;display:flex;flex-direction:column;align-items:center;justify-content:center;background:#000;color:#fff;text-align:center;padding:16px}
-`;
-
 const escapeHtml = (text: string): string =>
   text.replace(
     /[&<>"']/g,
@@ -32,10 +30,28 @@ const escapeHtml = (text: string): string =>
  * page data inlined for hydration, so the headline paints before any JavaScript runs.
  */
 export function renderVisitorPage({ context, site, assets }: RenderInput): RenderedPage {
-  const found = site?.message === 'PAGE_FOUNDED' && site.data !== null;
-  const lang = (site?.data?.language ?? DEFAULT_LANGUAGE).toLowerCase();
-  const title = found && site.data ? htmlToText(site.data.headline) || 'Embudo' : 'Page not found! 404';
-  const body = renderToString(<App site={site} />);
+  const data = site?.data ?? null;
+  const lang = (data?.language ?? DEFAULT_LANGUAGE).toLowerCase();
+  // The same view choice as the browser's first render, for the status code and the title.
+  const view = chooseView({
+    context,
+    site,
+    loading: false,
+    error: site?.message === 'INACTIVE_SUBSCRIPTION' || site?.message === 'CANT_GET_USER',
+    redirecting: false,
+  });
+  const status = view.kind === 'notFound' || view.kind === 'invalidLink' ? 404 : 200;
+  const title =
+    view.kind === 'page' && data
+      ? htmlToText(data.headline) || 'Embudo'
+      : view.kind === 'expired'
+        ? translate(lang, 'expired.title')
+        : view.kind === 'legal'
+          ? translate(lang, view.page === 'terms' ? 'footer.terms' : 'footer.privacy')
+          : translate(lang, 'notFound.title');
+  const body = renderToString(
+    <Root client={createQueryClient()} LegalView={LegalPage} context={context} initial={site} />,
+  );
   const scripts = assets?.entryScript
     ? `<script type="module" src="${escapeHtml(assets.entryScript)}"></script>`
     : '';
@@ -43,5 +59,5 @@ export function renderVisitorPage({ context, site, assets }: RenderInput): Rende
     .map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`)
     .join('');
   const html = `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLES}</style>${links}</head><body><div id="root">${body}</div><script id="${PAGE_STATE_ID}" type="application/json">${serialisePageState({ context, site })}</script>${scripts}</body></html>`;
-  return { status: found ? 200 : 404, html };
+  return { status, html };
 }

@@ -1,8 +1,127 @@
-import type { SiteResponse } from '@embudo/contracts';
+import type { SiteContext, SiteResponse } from '@embudo/contracts';
+import { DEFAULT_LANGUAGE } from '@embudo/contracts/runtime';
+import { useQuery } from '@tanstack/react-query';
+import { Suspense, useEffect, type ComponentType } from 'react';
+import { fetchSite, siteQueryKey } from '../api/site-api';
 import { FunnelPage } from '../funnel-page/FunnelPage';
-import { NotFound } from '../not-found/NotFound';
+import { I18nProvider } from '../i18n/I18nProvider';
+import { LandingPage } from '../landing/LandingPage';
+import type { LegalPageProps } from '../legal/LegalPage';
+import { PreviewBar } from '../preview/PreviewBar';
+import { Expired } from '../screens/Expired';
+import { InvalidLink } from '../screens/InvalidLink';
+import { NotFound } from '../screens/NotFound';
+import { Spinner } from '../screens/Spinner';
+import { chooseView } from './choose-view';
+import { useChatRedirect } from './use-chat-redirect';
 
-export function App({ site }: { site: SiteResponse | null }) {
-  if (site?.message === 'PAGE_FOUNDED' && site.data) return <FunnelPage data={site.data} />;
-  return <NotFound />;
+/** Messages that mean the account cannot show pages: 'Error al mostrar la página' (spec §4.1). */
+const ACCOUNT_ERRORS = new Set(['INACTIVE_SUBSCRIPTION', 'CANT_GET_USER']);
+
+export interface AppProps {
+  /**
+   * The legal pages: rendered directly on the server, loaded on demand in the browser, so their
+   * texts stay out of the bundle every visitor downloads.
+   */
+  LegalView: ComponentType<LegalPageProps>;
+  context: SiteContext;
+  /** What the server resolved while rendering; the browser starts from the same data. */
+  initial: SiteResponse | null;
+}
+
+/** The one entry point (spec §2.2): the view, chosen in the spec's order, in the page's language. */
+export function App({ LegalView, context, initial }: AppProps) {
+  const hasAddress = Boolean(context.userToken ?? context.queryParams?.previewToken);
+  const query = useQuery({
+    queryKey: siteQueryKey(context),
+    queryFn: () => fetchSite(context),
+    enabled: hasAddress,
+    ...(initial ? { initialData: initial } : {}),
+  });
+  const site = query.data ?? null;
+  const data = site?.data ?? null;
+  const redirecting = useChatRedirect(context, data);
+  const path = usePath(context);
+
+  const view = chooseView({
+    context,
+    site,
+    loading: hasAddress && query.isPending,
+    error: query.isError || (site !== null && ACCOUNT_ERRORS.has(site.message)),
+    redirecting,
+  });
+  const language = (data?.language ?? DEFAULT_LANGUAGE).toLowerCase();
+  useDocumentLanguage(language);
+
+  let screen: React.ReactNode;
+  switch (view.kind) {
+    case 'loading':
+      screen = <Spinner />;
+      break;
+    case 'legal':
+      // A boundary of its own: the browser fetches the legal texts only when they are shown, and
+      // keeps the server's HTML on screen until then.
+      screen = (
+        <Suspense fallback={<Spinner />}>
+          <LegalView
+            kind={view.page}
+            language={language === 'pt' || language === 'en' ? language : 'es'}
+            domain={hostOf(context.userDomain)}
+            email={data?.contactEmail ?? ''}
+          />
+        </Suspense>
+      );
+      break;
+    case 'notFound':
+      screen = <NotFound />;
+      break;
+    case 'expired':
+      screen = <Expired page={data?.expiredPage ?? null} />;
+      break;
+    case 'invalidLink':
+      screen = <InvalidLink name={data?.lead.name || context.userToken || ''} />;
+      break;
+    case 'page': {
+      if (!data) throw new Error('a page view without page data');
+      const preview = data.previewToken ? (
+        <PreviewBar token={data.previewToken} nextToken={data.action.nextPreviewPageToken} />
+      ) : null;
+      screen =
+        data.layout === 'landing' ? (
+          <LandingPage data={data} path={path}>
+            {preview}
+          </LandingPage>
+        ) : (
+          <FunnelPage data={data} path={path}>
+            {preview}
+          </FunnelPage>
+        );
+      break;
+    }
+  }
+  return <I18nProvider language={language}>{screen}</I18nProvider>;
+}
+
+function hostOf(userDomain: string): string {
+  try {
+    return new URL(userDomain).hostname;
+  } catch {
+    return '';
+  }
+}
+
+/** The current path with the query the page keeps, for the footer's legal links. */
+function usePath(context: SiteContext): string {
+  const segments = [context.userSlug, context.userToken].filter((s): s is string => Boolean(s));
+  const query = context.queryParams?.previewToken
+    ? `?previewToken=${encodeURIComponent(context.queryParams.previewToken)}`
+    : '';
+  return `/${segments.map(encodeURIComponent).join('/')}${query}`;
+}
+
+/** `<html lang>` follows the page's language when it changes in the browser (the server sets the first). */
+function useDocumentLanguage(language: string): void {
+  useEffect(() => {
+    document.documentElement.lang = language;
+  }, [language]);
 }

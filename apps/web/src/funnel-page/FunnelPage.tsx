@@ -1,37 +1,50 @@
 import type { FunnelPageData } from '@embudo/contracts';
+import { Footer } from '../layout/Footer';
 
 /**
- * The main funnel page (spec §2.4). This first cut renders the headline block server-side; video,
- * button and persuasion elements arrive with the visitor-app issues.
+ * The main funnel page (spec §2.4): background image, headline block and footer. Video, button and
+ * the timed persuasion elements arrive with their own features.
  */
-export function FunnelPage({ data }: { data: FunnelPageData }) {
+export function FunnelPage({
+  data,
+  path,
+  children,
+}: {
+  data: FunnelPageData;
+  path: string;
+  children?: React.ReactNode;
+}) {
   return (
-    <main
-      className="funnel-page"
+    <div
+      className="funnel"
       style={data.bgImageUrl ? { backgroundImage: `url(${JSON.stringify(data.bgImageUrl)})` } : undefined}
     >
-      {data.showTopLine && data.topline !== '' && (
-        // Rich text was sanitised with the one policy when the owner saved it (DESIGN §5.8).
-        <p
-          className="topline"
-          style={{ color: data.topLineColor }}
-          dangerouslySetInnerHTML={{ __html: data.topline }}
-        />
-      )}
-      {data.showHeadLine && (
-        <h1
-          className="headline"
-          style={{ color: data.headlineColor }}
-          dangerouslySetInnerHTML={{ __html: data.headline }}
-        />
-      )}
-      {data.showSubHeadLine && data.subheadline !== '' && (
-        <p
-          className="subheadline"
-          style={{ color: data.subHeadlineColor }}
-          dangerouslySetInnerHTML={{ __html: data.subheadline }}
-        />
-      )}
-    </main>
+      <main className="funnel-page">
+        {/* Rich text was sanitised with the one policy when the owner saved it (DESIGN §5.8). */}
+        {data.showTopLine && data.topline !== '' ? (
+          <p
+            className="topline"
+            style={{ color: data.topLineColor }}
+            dangerouslySetInnerHTML={{ __html: data.topline }}
+          />
+        ) : null}
+        {data.showHeadLine ? (
+          <h1
+            className="headline"
+            style={{ color: data.headlineColor }}
+            dangerouslySetInnerHTML={{ __html: data.headline }}
+          />
+        ) : null}
+        {data.showSubHeadLine && data.subheadline !== '' ? (
+          <p
+            className="subheadline"
+            style={{ color: data.subHeadlineColor }}
+            dangerouslySetInnerHTML={{ __html: data.subheadline }}
+          />
+        ) : null}
+        {children}
+      </main>
+      <Footer path={path} chat={false} />
+    </div>
   );
 }

@@ -75,6 +75,8 @@ export const FunnelPageData = z.object({
   fakeUserRange: z.tuple([z.number(), z.number()]),
   isFakeUserOnlineOn: z.boolean(),
   previewToken: z.string().nullable(),
+  /** Where the legal pages tell visitors to write (the account's contact e-mail). */
+  contactEmail: z.string().nullable(),
   expiredPage: z
     .object({
       title: z.string(),

@@ -160,6 +160,7 @@ export function createSiteService(deps: SiteServiceDeps) {
       fakeUserRange: funnel.fakeUserRange,
       isFakeUserOnlineOn: funnel.isFakeUserOnlineOn,
       previewToken: preview?.token ?? null,
+      contactEmail: account.settings.contactEmail,
       expiredPage: funnel.expiredPage,
     };
   }

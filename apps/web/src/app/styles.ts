@@ -1,0 +1,24 @@
+/**
+ * The visitor pages' styles, inlined into the first HTML: nothing to fetch before the headline
+ * paints (DESIGN §3). Sizes follow spec §2.4: video up to 1000 px, buttons 350/450/850 px.
+ */
+export const STYLES = `
+*{box-sizing:border-box}html,body{margin:0}body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#0a0a0a;color:#fafafa;line-height:1.4}
+a{color:inherit}
+.screen{min-height:100vh;padding:24px 16px}.screen-center{display:flex;flex-direction:column;align-items:center;justify-content:center;text-align:center}
+.not-found{background:#000;color:#fff}
+.expired{background:#111 center/cover no-repeat}.expired .highlight{font-weight:700;color:#facc15}
+.spinner{width:48px;height:48px;border-radius:50%;border:4px solid rgba(255,255,255,.2);border-top-color:#fff;animation:spin 1s linear infinite}
+@keyframes spin{to{transform:rotate(360deg)}}
+.funnel,.landing{min-height:100vh;display:flex;flex-direction:column;background:#0a0a0a center/cover no-repeat}
+.funnel-page,.landing-main{flex:1;width:100%;max-width:1000px;margin:0 auto;padding:24px 16px;text-align:center}
+.headline{font-size:clamp(1.5rem,5vw,2.5rem);line-height:1.2;margin:.5em 0}.topline,.subheadline{font-size:1.1rem;margin:.5em 0}
+.landing-chat .landing-main{display:flex;flex-direction:column;justify-content:center}
+.site-footer{padding:24px 16px;font-size:.75rem;color:#a1a1aa;text-align:center;max-width:1000px;margin:0 auto}
+.site-footer p{margin:.5em 0}
+.preview-bar{position:fixed;top:12px;right:12px;display:flex;gap:8px;align-items:center;z-index:50}
+.preview-badge{background:#f59e0b;color:#111;font-weight:700;font-size:.8rem;padding:6px 10px;border-radius:999px}
+.round-arrow{width:40px;height:40px;border-radius:50%;border:0;background:#fff;color:#111;font-size:1.2rem;cursor:pointer}
+.legal-page{max-width:760px;margin:0 auto;padding:32px 16px;background:#fff;color:#18181b;min-height:100vh}
+.legal-page h2{font-size:1.1rem;margin-top:1.5em}
+`;
