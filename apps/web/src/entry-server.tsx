@@ -29,7 +29,7 @@ const escapeHtml = (text: string): string =>
  * The whole first HTML of a visitor page (DESIGN §3): the rendered tree, `lang`, `<title>`, and the
  * page data inlined for hydration, so the headline paints before any JavaScript runs.
  */
-export function renderVisitorPage({ context, site, assets }: RenderInput): RenderedPage {
+export function renderVisitorPage({ context, site, baseDomains, assets }: RenderInput): RenderedPage {
   const data = site?.data ?? null;
   const lang = (data?.language ?? DEFAULT_LANGUAGE).toLowerCase();
   // The same view choice as the browser's first render, for the status code and the title.
@@ -58,6 +58,6 @@ export function renderVisitorPage({ context, site, assets }: RenderInput): Rende
   const links = (assets?.styles ?? [])
     .map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`)
     .join('');
-  const html = `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLES}</style>${links}</head><body><div id="root">${body}</div><script id="${PAGE_STATE_ID}" type="application/json">${serialisePageState({ context, site })}</script>${scripts}</body></html>`;
+  const html = `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLES}</style>${links}</head><body><div id="root">${body}</div><script id="${PAGE_STATE_ID}" type="application/json">${serialisePageState({ context, site, baseDomains })}</script>${scripts}</body></html>`;
   return { status, html };
 }

@@ -5,6 +5,8 @@ export const PAGE_STATE_ID = 'embudo-data';
 export interface PageState {
   context: SiteContext;
   site: SiteResponse | null;
+  /** The server's base domains, so the browser reads its own address with the same function. */
+  baseDomains: string[];
 }
 
 /** JSON inside a <script> must not be able to close it. */

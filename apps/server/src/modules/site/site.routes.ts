@@ -98,7 +98,7 @@ export const visitorPageRoutes: FastifyPluginAsyncZod<{
       : context.userToken
         ? await site.resolve({ host, type: context.type, slug: context.userSlug, token: context.userToken })
         : null;
-    const page = renderVisitorPage({ context, site: response, assets });
+    const page = renderVisitorPage({ context, site: response, baseDomains: [...baseDomains], assets });
     return (
       reply
         .status(page.status)
