@@ -21,4 +21,16 @@ a{color:inherit}
 .round-arrow{width:40px;height:40px;border-radius:50%;border:0;background:#fff;color:#111;font-size:1.2rem;cursor:pointer}
 .legal-page{max-width:760px;margin:0 auto;padding:32px 16px;background:#fff;color:#18181b;min-height:100vh}
 .legal-page h2{font-size:1.1rem;margin-top:1.5em}
+.modal-backdrop{position:fixed;inset:0;z-index:100;display:flex;align-items:center;justify-content:center;padding:16px;background:rgba(0,0,0,.7)}
+.modal{width:100%;max-width:420px;background:#fff;color:#18181b;border-radius:12px;padding:24px;text-align:center;box-shadow:0 10px 40px rgba(0,0,0,.5)}
+.modal-title{font-size:1.4rem;margin:0 0 .5em}.modal-text{margin:.5em 0;color:#3f3f46}
+.modal-actions{display:flex;gap:12px;justify-content:center;margin-top:20px;flex-wrap:wrap}
+.modal-button{display:inline-block;min-width:120px;padding:12px 20px;border:0;border-radius:8px;background:#16a34a;color:#fff;font:inherit;font-weight:700;text-decoration:none;cursor:pointer}
+.modal-button-secondary{background:#e4e4e7;color:#18181b}
+.modal-button:focus-visible,.video-error-button:focus-visible{outline:3px solid #facc15;outline-offset:2px}
+.video-error{display:flex;flex-direction:column;align-items:center;justify-content:center;gap:12px;width:100%;aspect-ratio:16/9;max-width:1000px;margin:0 auto;background:#18181b;color:#fafafa;border-radius:8px;padding:16px;text-align:center}
+.video-error-title{margin:0;font-weight:700;font-size:1.1rem}
+.video-error-button{padding:10px 18px;border:0;border-radius:8px;background:#fff;color:#111;font:inherit;font-weight:700;cursor:pointer}
+.next-video-overlay{position:fixed;inset:0;z-index:90;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:16px;background:rgba(0,0,0,.8);color:#fff;text-align:center}
+.next-video-caption{margin:0;font-size:1.25rem}.next-video-count{margin:0;font-size:3rem;font-weight:700;line-height:1}
 `;

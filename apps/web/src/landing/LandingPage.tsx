@@ -1,5 +1,7 @@
 import type { FunnelPageData } from '@embudo/contracts';
 import { Footer } from '../layout/Footer';
+import { useT } from '../i18n/I18nProvider';
+import { greetingName, personalise } from '../lib/greeting';
 
 /**
  * The simple landing variant (spec §2.3): top line, headline and subheadline, each only when its
@@ -14,6 +16,7 @@ export function LandingPage({
   path: string;
   children?: React.ReactNode;
 }) {
+  const greeting = greetingName(data.lead.name, useT()('greeting.default'));
   const chat = data.buttonAction === 'LPI-REDIRECT-WPP';
   return (
     <div className={chat ? 'landing landing-chat' : 'landing'}>
@@ -23,21 +26,21 @@ export function LandingPage({
           <p
             className="topline"
             style={{ color: data.topLineColor }}
-            dangerouslySetInnerHTML={{ __html: data.topline }}
+            dangerouslySetInnerHTML={{ __html: personalise(data.topline, greeting) }}
           />
         ) : null}
         {data.showHeadLine ? (
           <h1
             className="headline"
             style={{ color: data.headlineColor }}
-            dangerouslySetInnerHTML={{ __html: data.headline }}
+            dangerouslySetInnerHTML={{ __html: personalise(data.headline, greeting) }}
           />
         ) : null}
         {data.showSubHeadLine && data.subheadline !== '' ? (
           <p
             className="subheadline"
             style={{ color: data.subHeadlineColor }}
-            dangerouslySetInnerHTML={{ __html: data.subheadline }}
+            dangerouslySetInnerHTML={{ __html: personalise(data.subheadline, greeting) }}
           />
         ) : null}
         {children}
