@@ -125,6 +125,49 @@ describe('visitor views in Chromium', () => {
     await owner('PATCH', `/funnels/${funnel.id}`, { deadline: { mode: 'none' } });
   });
 
+  it('shows the standard expired texts in English when the owner wrote none', async () => {
+    const funnel = vsl();
+    const past = new Date(Date.now() - 60_000).toISOString();
+    const empty = { title: '', subtitle: '', description: '', highlight: '' };
+    await owner('PATCH', `/funnels/${funnel.id}`, {
+      language: 'en',
+      deadline: { mode: 'fixed', at: past },
+      isDeadlineExceptionOn: false,
+      expiredPage: empty,
+    });
+    try {
+      const { page, status } = await open(lead(funnel).url);
+      expect(status).toBe(200);
+      expect(await page.getAttribute('html', 'lang')).toBe('en');
+      expect(await page.locator('h1').textContent()).toBe('You missed the plane!');
+      expect(await page.locator('h2').textContent()).toBe('Your benefit has expired...');
+      expect(await page.locator('.expired p').first().textContent()).toBe(
+        "That's why I told you to come in quickly to the training content.",
+      );
+      await page.close();
+    } finally {
+      await owner('PATCH', `/funnels/${funnel.id}`, {
+        language: 'es',
+        deadline: { mode: 'none' },
+        isDeadlineExceptionOn: true,
+      });
+    }
+  });
+
+  it("shows the not-found screen when the owner's subscription is inactive", async () => {
+    const account = await server.services.repos.accounts.findBySlug('demo');
+    if (!account) throw new Error('demo account missing');
+    await server.services.accounts.setSubscription(account.id, 'inactive');
+    try {
+      const { page, status } = await open(lead(vsl()).url);
+      expect(status).toBe(404);
+      expect(await page.locator('h1').textContent()).toBe('¡Página no encontrada! 404');
+      await page.close();
+    } finally {
+      await server.services.accounts.setSubscription(account.id, 'active');
+    }
+  });
+
   it('shows the not-found style view when the WhatsApp landing is switched off', async () => {
     const pageId = lpi().pages[0]?.id ?? '';
     await owner('PATCH', `/pages/${pageId}`, { isLpiOn: false });
