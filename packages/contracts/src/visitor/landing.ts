@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ButtonAction, Language, SiteMessage } from '../enums';
+import { SiteMessage } from '../enums';
+import { FunnelPageData } from './site';
 import { SiteType } from './site-context';
 
 /** POST /api/funnel/landing (spec §3 "landing request payload"). */
@@ -15,19 +16,20 @@ export const LandingRequest = z.object({
 });
 export type LandingRequest = z.infer<typeof LandingRequest>;
 
-export const LandingData = z.object({
-  language: Language,
-  topline: z.string(),
-  headline: z.string(),
-  subheadline: z.string(),
-  buttonCopy: z.string(),
-  buttonAction: ButtonAction,
-  showTopLine: z.boolean(),
-  showHeadLine: z.boolean(),
-  showSubHeadLine: z.boolean(),
-  topLineColor: z.string(),
-  headlineColor: z.string(),
-  subHeadlineColor: z.string(),
+/** The simple landing's fields (spec §3 "landing data response"): a subset of the page data. */
+export const LandingData = FunnelPageData.pick({
+  language: true,
+  topline: true,
+  headline: true,
+  subheadline: true,
+  buttonCopy: true,
+  buttonAction: true,
+  showTopLine: true,
+  showHeadLine: true,
+  showSubHeadLine: true,
+  topLineColor: true,
+  headlineColor: true,
+  subHeadlineColor: true,
 });
 export type LandingData = z.infer<typeof LandingData>;
 

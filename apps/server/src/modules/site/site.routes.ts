@@ -5,8 +5,7 @@ import {
   SiteRequest,
   SiteResponse,
   parseSiteContext,
-  type FunnelPageData,
-  type LandingData,
+  LandingData,
   type SiteContext,
 } from '@embudo/contracts';
 import { renderVisitorPage } from '@embudo/web/entry-server';
@@ -53,30 +52,13 @@ export const siteApiRoutes: FastifyPluginAsyncZod<{ site: SiteService }> = async
           slug: userSlug,
           token: userToken,
         });
-        return { message: found.message, data: found.data ? landingData(found.data) : null };
+        // The schema keeps exactly the landing fields of the page data.
+        return { message: found.message, data: found.data ? LandingData.parse(found.data) : null };
       },
     );
   }
   return Promise.resolve();
 };
-
-/** The simple landing variant's fields (spec §3 "landing data response"). */
-function landingData(page: FunnelPageData): LandingData {
-  return {
-    language: page.language,
-    topline: page.topline,
-    headline: page.headline,
-    subheadline: page.subheadline,
-    buttonCopy: page.buttonCopy,
-    buttonAction: page.buttonAction,
-    showTopLine: page.showTopLine,
-    showHeadLine: page.showHeadLine,
-    showSubHeadLine: page.showSubHeadLine,
-    topLineColor: page.topLineColor,
-    headlineColor: page.headlineColor,
-    subHeadlineColor: page.subHeadlineColor,
-  };
-}
 
 /**
  * Every other GET is a visitor page, rendered on the server with its data inlined (DESIGN §3).

@@ -1,0 +1,37 @@
+import type { FunnelPageData } from '@embudo/contracts';
+import { useT } from '../i18n/I18nProvider';
+import { greetingName, personalise } from '../lib/greeting';
+
+/**
+ * Top line, headline and subheadline (spec §2.3, §2.4): each only when its show flag is set, each in
+ * its own colour, with {name} filled. The HTML was sanitised with the one policy when the owner saved
+ * it (DESIGN §5.8).
+ */
+export function HeadlineBlock({ data }: { data: FunnelPageData }) {
+  const greeting = greetingName(data.lead.name, useT()('greeting.default'));
+  return (
+    <>
+      {data.showTopLine && data.topline !== '' ? (
+        <p
+          className="topline"
+          style={{ color: data.topLineColor }}
+          dangerouslySetInnerHTML={{ __html: personalise(data.topline, greeting) }}
+        />
+      ) : null}
+      {data.showHeadLine ? (
+        <h1
+          className="headline"
+          style={{ color: data.headlineColor }}
+          dangerouslySetInnerHTML={{ __html: personalise(data.headline, greeting) }}
+        />
+      ) : null}
+      {data.showSubHeadLine && data.subheadline !== '' ? (
+        <p
+          className="subheadline"
+          style={{ color: data.subHeadlineColor }}
+          dangerouslySetInnerHTML={{ __html: personalise(data.subheadline, greeting) }}
+        />
+      ) : null}
+    </>
+  );
+}
