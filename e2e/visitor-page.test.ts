@@ -32,11 +32,11 @@ describe('a lead link in Chromium', () => {
     const response = await page.goto(vsl().lead.url);
     expect(response?.status()).toBe(200);
     await expect
-      .poll(() => page.locator('h1.headline').textContent())
+      .poll(() => page.locator('.headline').textContent())
       .toBe('Clase 1: el método que cambia tus ventas');
     expect(await page.title()).toBe('Clase 1: el método que cambia tus ventas');
     expect(await page.getAttribute('html', 'lang')).toBe('es');
-    expect(await page.locator('h1.headline strong').textContent()).toBe('el método');
+    expect(await page.locator('.headline strong').textContent()).toBe('el método');
     await context.close();
   });
 
@@ -59,7 +59,7 @@ describe('a lead link in Chromium', () => {
         ),
       )
       .toBe(true);
-    expect(await page.locator('h1.headline').textContent()).toBe('Clase 1: el método que cambia tus ventas');
+    expect(await page.locator('.headline').textContent()).toBe('Clase 1: el método que cambia tus ventas');
     expect(problems).toEqual([]);
     expect(foreign).toEqual([]);
     await page.close();
@@ -79,8 +79,8 @@ describe('a lead link in Chromium', () => {
     expect(patched.status).toBe(200);
     const page = await browser.newPage();
     await page.goto(lead.url);
-    expect(await page.locator('h1.headline').textContent()).toBe('Nuevo titular');
-    expect(await page.locator('h1.headline').evaluate((el) => getComputedStyle(el).color)).toBe(
+    expect(await page.locator('.headline').textContent()).toBe('Nuevo titular');
+    expect(await page.locator('.headline').evaluate((el) => getComputedStyle(el).color)).toBe(
       'rgb(255, 0, 0)',
     );
     expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
@@ -102,7 +102,7 @@ describe('a lead link in Chromium', () => {
     const page = await browser.newPage();
     const response = await page.goto(funnel.previewUrl);
     expect(response?.status()).toBe(200);
-    expect(await page.locator('h1.headline').count()).toBe(1);
+    expect(await page.locator('.headline').count()).toBe(1);
     await page.close();
   });
 });

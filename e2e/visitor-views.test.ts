@@ -120,7 +120,7 @@ describe('visitor views in Chromium', () => {
     await page.close();
     await owner('PATCH', `/funnels/${funnel.id}`, { isDeadlineExceptionOn: true });
     const withException = await open(lead(funnel).url);
-    expect(await withException.page.locator('h1.headline').count()).toBe(1);
+    expect(await withException.page.locator('.headline').count()).toBe(1);
     await withException.page.close();
     await owner('PATCH', `/funnels/${funnel.id}`, { deadline: { mode: 'none' } });
   });
@@ -180,7 +180,7 @@ describe('visitor views in Chromium', () => {
 
   it('shows the landing variant with its chat disclaimers', async () => {
     const { page } = await open(lead(lpi()).url);
-    expect(await page.locator('.landing-chat h1.headline').textContent()).toBe(
+    expect(await page.locator('.landing-chat .headline').textContent()).toBe(
       'Únete al grupo de WhatsApp del lanzamiento',
     );
     expect(await page.locator('.landing-chat .topline').textContent()).toBe('Grupo privado y gratuito');
@@ -195,7 +195,7 @@ describe('visitor views in Chromium', () => {
     const { page } = await open(`${lead(lpi(), 1).url}?open=wpp`);
     await page.waitForURL(chatUrl);
     await page.goBack();
-    await expect.poll(() => page.locator('h1.headline').count()).toBe(1);
+    await expect.poll(() => page.locator('.headline').count()).toBe(1);
     expect(page.url()).toContain('open=wpp');
     await page.close();
   });
@@ -203,18 +203,18 @@ describe('visitor views in Chromium', () => {
   it('moves forward and back through a funnel in preview mode', async () => {
     const { page } = await open(vsl().previewUrl);
     expect(await page.locator('.preview-badge').textContent()).toBe('Modo previsualización');
-    expect(await page.locator('h1.headline').textContent()).toContain('Clase 1');
+    expect(await page.locator('.headline').textContent()).toContain('Clase 1');
     expect(await page.getByRole('button', { name: 'Página anterior' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Siguiente página' }).click();
-    await expect.poll(() => page.locator('h1.headline').textContent()).toContain('Clase 2');
+    await expect.poll(() => page.locator('.headline').textContent()).toContain('Clase 2');
     await page.getByRole('button', { name: 'Siguiente página' }).click();
-    await expect.poll(() => page.locator('h1.headline').textContent()).toContain('Clase final');
+    await expect.poll(() => page.locator('.headline').textContent()).toContain('Clase final');
     // The last page has no forward arrow; back returns through the visited pages.
     expect(await page.getByRole('button', { name: 'Siguiente página' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Página anterior' }).click();
-    await expect.poll(() => page.locator('h1.headline').textContent()).toContain('Clase 2');
+    await expect.poll(() => page.locator('.headline').textContent()).toContain('Clase 2');
     await page.getByRole('button', { name: 'Página anterior' }).click();
-    await expect.poll(() => page.locator('h1.headline').textContent()).toContain('Clase 1');
+    await expect.poll(() => page.locator('.headline').textContent()).toContain('Clase 1');
     expect(await page.getByRole('button', { name: 'Página anterior' }).count()).toBe(0);
     await page.close();
   });

@@ -22,5 +22,7 @@ export default defineConfig({
       },
     },
   },
-  oxc: { jsx: { runtime: 'automatic' } },
+  oxc: { jsx: { runtime: 'automatic', development: false } },
+  // Always React's production build: a test runner's NODE_ENV=test must not change what ships.
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
 });
