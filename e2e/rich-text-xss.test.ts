@@ -13,7 +13,7 @@ import { sanitizeRichText } from '../apps/server/src/lib/sanitize';
 import { seedDemo, type DemoSummary } from '../apps/server/src/modules/demo/demo.seed';
 import { startTestServer, type TestServer } from '../apps/server/test/server';
 import { launchChromium } from './chromium';
-import { loadCorpora, XSS_DIR, type Payload } from './xss-corpus';
+import { loadCorpora, XSS_DIR, type Payload } from '../apps/server/test/xss-corpus';
 
 /**
  * Issue 4: "Every payload in ../shared/xss/, saved as a headline and as button copy and rendered in

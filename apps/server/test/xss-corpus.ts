@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 
 /**
- * The XSS corpora of ../shared/xss (see its README), loaded as in apps/server/src/lib/sanitize.test.ts:
+ * The XSS corpora of ../shared/xss (see its README), for the sanitiser's tests and the end-to-end tier:
  * payloads only, never DOMPurify's `expected` strings (they assume DOMPurify's own configuration).
  */
 
@@ -19,7 +19,7 @@ export interface Corpora {
   readonly h5scItems: readonly Payload[];
 }
 
-export const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const XSS_DIR = path.resolve(REPO_ROOT, '../shared/xss');
 
 const hasOwn = (record: object, key: string): boolean => Object.prototype.hasOwnProperty.call(record, key);
