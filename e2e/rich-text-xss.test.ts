@@ -1,7 +1,6 @@
 import {
   ALLOWED_ATTRIBUTES,
   ALLOWED_LINK_TARGETS,
-  ALLOWED_STYLES,
   ALLOWED_TAGS,
   ALLOWED_URL_SCHEMES,
   TAG_RENAMES,
@@ -14,6 +13,7 @@ import { seedDemo, type DemoSummary } from '../apps/server/src/modules/demo/demo
 import { startTestServer, type TestServer } from '../apps/server/test/server';
 import { launchChromium } from './chromium';
 import { loadCorpora, XSS_DIR, type Payload } from '../apps/server/test/xss-corpus';
+import { stripInvisible, styleViolations, urlViolation } from '../apps/server/test/policy-check';
 
 /**
  * Issue 4: "Every payload in ../shared/xss/, saved as a headline and as button copy and rendered in
@@ -228,7 +228,6 @@ const OUTPUT_TAGS: ReadonlySet<string> = new Set(
   ALLOWED_TAGS.map((tag) => (hasOwn(TAG_RENAMES, tag) ? (TAG_RENAMES[tag] ?? tag) : tag)),
 );
 const URL_ATTRS: ReadonlySet<string> = new Set(URL_ATTRIBUTES);
-const SCHEMES: ReadonlySet<string> = new Set(ALLOWED_URL_SCHEMES);
 const PROTOCOLS: ReadonlySet<string> = new Set(ALLOWED_URL_SCHEMES.map((scheme) => `${scheme}:`));
 const LINK_TARGETS: ReadonlySet<string> = new Set(ALLOWED_LINK_TARGETS);
 
@@ -238,40 +237,7 @@ function allowedAttributesOf(tag: string): ReadonlySet<string> {
   return new Set([...everywhere, ...own]);
 }
 
-/** Removes whitespace (ASCII and Unicode) and C0/C1 control characters, as URL-smuggling tricks rely on. */
-const stripInvisible = (value: string): string => value.replace(/[\p{Cc}\p{White_Space}\s]/gu, '');
-
 const SCRIPT_URL = /^(javascript|vbscript|livescript|data):/i;
-
-function urlViolation(raw: string): string | undefined {
-  const url = stripInvisible(raw);
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1];
-  if (scheme !== undefined) {
-    return SCHEMES.has(scheme.toLowerCase()) ? undefined : `scheme "${scheme}" is not allowed`;
-  }
-  if (/^[\\/]{2}/.test(url)) return 'protocol-relative URL';
-  return undefined;
-}
-
-function styleViolations(style: string): string[] {
-  const violations: string[] = [];
-  for (const declaration of style.split(';')) {
-    if (declaration.trim() === '') continue;
-    const colon = declaration.indexOf(':');
-    if (colon < 0) {
-      violations.push(`style declaration without a value: "${declaration}"`);
-      continue;
-    }
-    const property = declaration.slice(0, colon).trim().toLowerCase();
-    const value = declaration.slice(colon + 1).trim();
-    const patterns = hasOwn(ALLOWED_STYLES, property) ? ALLOWED_STYLES[property] : undefined;
-    if (patterns === undefined) violations.push(`style property "${property}" is not allowed`);
-    else if (!patterns.some((pattern) => pattern.test(value))) {
-      violations.push(`style value "${value}" is not allowed for "${property}"`);
-    }
-  }
-  return violations;
-}
 
 /** Every way a node breaks the policy: first the script-running kinds, then the rest of the allow-lists. */
 function nodeViolations(node: NodeInfo): string[] {
