@@ -22,7 +22,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEV_BASE_DOMAINS } from '@embudo/contracts';
-import pg from 'pg';
+import { adminQuery } from '../apps/server/test/databases';
 import { migrate, openDatabase } from '../apps/server/src/db';
 import { dialectOf, type Dialect } from '../apps/server/src/db/dialect';
 import { hashToken } from '../apps/server/src/lib/tokens';
@@ -224,16 +224,6 @@ async function prepareDatabase(database: string | undefined, keep: boolean): Pro
       if (!keep) await adminQuery(database, `drop schema if exists ${schema} cascade`);
     },
   };
-}
-
-async function adminQuery(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
 }
 
 /** Seeds the demo in-process (the server seeds it again on start: idempotent) and names every lead. */

@@ -49,7 +49,8 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   };
 }
 
-async function adminQuery(url: string, text: string): Promise<void> {
+/** One statement on its own connection (creating and dropping test schemas). */
+export async function adminQuery(url: string, text: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
