@@ -27,6 +27,8 @@ export const SessionDetails = z
       .partial(),
     referrer: z.string().max(2000),
     sessionCount: z.number().int().min(0).max(1_000_000),
+    /** NEW on a browser's first visit, RETURNING afterwards (spec §4.3). */
+    visitorType: z.enum(['NEW', 'RETURNING']),
     fingerprint: short,
     privacySensitiveData: z
       .object({ deviceId: short, location: z.record(z.string().max(60), z.unknown()) })

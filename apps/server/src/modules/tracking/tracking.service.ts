@@ -109,7 +109,7 @@ export function createTrackingService({ writer, leads, tracking, now = Date.now 
               leadId: lead.leadId,
               funnelId: lead.funnelId,
               pageId: lead.page.id,
-              visitorType: (details.sessionCount ?? 1) <= 1 ? 'NEW' : 'RETURNING',
+              visitorType: details.visitorType ?? ((details.sessionCount ?? 1) <= 1 ? 'NEW' : 'RETURNING'),
               ip: context.ip,
               userAgent: (details.userAgent ?? context.userAgent ?? null)?.slice(0, USER_AGENT_MAX) ?? null,
               createdAt: at,
