@@ -7,6 +7,7 @@ import { PAGE_STATE_ID, serialisePageState, type PageState } from './app/page-st
 import { chooseView } from './app/choose-view';
 import { STYLES } from './app/styles';
 import { translate } from './i18n/translate';
+import { greetingName, personalise } from './lib/greeting';
 import { htmlToText } from './lib/html-text';
 
 export interface RenderInput extends PageState {
@@ -43,9 +44,11 @@ export function renderVisitorPage({ context, site, baseDomains, assets }: Render
   const status = view.kind === 'notFound' || view.kind === 'invalidLink' ? 404 : 200;
   const title =
     view.kind === 'page' && data
-      ? htmlToText(data.headline) || 'Embudo'
+      ? htmlToText(
+          personalise(data.headline, greetingName(data.lead.name, translate(lang, 'greeting.default'))),
+        ) || 'Embudo'
       : view.kind === 'expired'
-        ? translate(lang, 'expired.title')
+        ? data?.expiredPage?.title || translate(lang, 'expired.title')
         : view.kind === 'legal'
           ? translate(lang, view.page === 'terms' ? 'footer.terms' : 'footer.privacy')
           : translate(lang, 'notFound.title');

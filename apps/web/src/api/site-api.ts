@@ -1,4 +1,5 @@
-import type { SiteContext, SiteResponse } from '@embudo/contracts';
+import type { FunnelPageData, SiteContext, SiteResponse } from '@embudo/contracts';
+import { RICH_TEXT_FIELDS } from '@embudo/contracts/runtime';
 import { request } from './http-client';
 
 /** The messages that mean the owner's account cannot show pages (spec §4.1). */
@@ -24,7 +25,18 @@ export async function fetchSite(context: SiteContext): Promise<SiteResponse> {
         userAgent: navigator.userAgent.slice(0, 500),
       });
   if (ACCOUNT_ERRORS.has(answer.message)) throw new Error('Error al mostrar la página');
-  return answer;
+  return answer.data ? { ...answer, data: await sanitisePageData(answer.data) } : answer;
+}
+
+/**
+ * Rich text fetched by the browser passes the browser's sanitiser before display (DESIGN §5.8). The
+ * first page arrives rendered and sanitised by the server; only later fetches load this code.
+ */
+async function sanitisePageData(data: FunnelPageData): Promise<FunnelPageData> {
+  const { sanitiseRichText } = await import('./browser-sanitiser');
+  const clean = { ...data };
+  for (const field of RICH_TEXT_FIELDS) clean[field] = sanitiseRichText(data[field]);
+  return clean;
 }
 
 export const siteQueryKey = (context: SiteContext) =>

@@ -1,11 +1,13 @@
-import type { SiteContext, SiteResponse } from '@embudo/contracts';
+import type { FunnelPageData, SiteContext, SiteResponse } from '@embudo/contracts';
 import { DEFAULT_LANGUAGE } from '@embudo/contracts/runtime';
 import { useQuery } from '@tanstack/react-query';
-import { Suspense, useEffect, type ComponentType } from 'react';
+import { Suspense, useEffect, useMemo, type ComponentType } from 'react';
 import { fetchSite, siteQueryKey } from '../api/site-api';
 import { FunnelPage } from '../funnel-page/FunnelPage';
 import { I18nProvider } from '../i18n/I18nProvider';
 import { LandingPage } from '../landing/LandingPage';
+import { useVisitorLocation } from '../location/use-visitor-location';
+import { SessionProvider } from '../tracking/SessionProvider';
 import type { LegalPageProps } from '../legal/LegalPage';
 import { PreviewBar } from '../preview/PreviewBar';
 import { Expired } from '../screens/Expired';
@@ -41,6 +43,17 @@ export function App({ LegalView, context, initial }: AppProps) {
   const site = query.data ?? null;
   const data = site?.data ?? null;
   const redirecting = useChatRedirect(context, data);
+  // Where the visitor is, for the session's details; not looked up in preview (spec §4.1).
+  const location = useVisitorLocation(Boolean(data && isTracked(data)));
+  const sessionLocation = useMemo(
+    () =>
+      location.done
+        ? location.location
+          ? { ip: location.location.ip, location: location.location.location }
+          : {}
+        : null,
+    [location.done, location.location],
+  );
   const path = usePath(context);
 
   const view = chooseView({
@@ -86,20 +99,33 @@ export function App({ LegalView, context, initial }: AppProps) {
       const preview = data.previewToken ? (
         <PreviewBar token={data.previewToken} nextToken={data.action.nextPreviewPageToken} />
       ) : null;
-      screen =
-        data.layout === 'landing' ? (
-          <LandingPage data={data} path={path}>
-            {preview}
-          </LandingPage>
-        ) : (
-          <FunnelPage data={data} path={path}>
-            {preview}
-          </FunnelPage>
-        );
+      const reload = () => query.refetch();
+      screen = (
+        <SessionProvider
+          token={data.previewToken ? null : (context.userToken ?? null)}
+          tracking={isTracked(data)}
+          location={sessionLocation}
+        >
+          {data.layout === 'landing' ? (
+            <LandingPage data={data} path={path} reload={reload}>
+              {preview}
+            </LandingPage>
+          ) : (
+            <FunnelPage data={data} path={path} reload={reload}>
+              {preview}
+            </FunnelPage>
+          )}
+        </SessionProvider>
+      );
       break;
     }
   }
   return <I18nProvider language={language}>{screen}</I18nProvider>;
+}
+
+/** Tracking is off in preview and on an OFFERT page the lead completed (spec §4.3, §5). */
+function isTracked(data: FunnelPageData): boolean {
+  return data.previewToken === null && !(data.buttonAction === 'OFFERT' && data.isComplete);
 }
 
 function hostOf(userDomain: string): string {

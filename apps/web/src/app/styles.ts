@@ -32,5 +32,20 @@ a{color:inherit}
 .video-error-title{margin:0;font-weight:700;font-size:1.1rem}
 .video-error-button{padding:10px 18px;border:0;border-radius:8px;background:#fff;color:#111;font:inherit;font-weight:700;cursor:pointer}
 .next-video-overlay{position:fixed;inset:0;z-index:90;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:16px;background:rgba(0,0,0,.8);color:#fff;text-align:center}
+.video-frame{position:relative;width:100%;max-width:1000px;aspect-ratio:16/9;margin:16px auto;background:#000;border-radius:8px;overflow:hidden}
+.video-mount,.video-mount>*{position:absolute;inset:0;width:100%;height:100%;border:0}
+.video-element{background:#000;object-fit:contain}
+.video-facade{position:absolute;inset:0;display:flex;align-items:center;justify-content:center}
+.video-facade-play{width:72px;height:72px;border-radius:50%;background:rgba(255,255,255,.15);position:relative}
+.video-facade-play::after{content:"";position:absolute;left:29px;top:22px;border-style:solid;border-width:14px 0 14px 22px;border-color:transparent transparent transparent #fff}
+.video-frame .video-error{position:absolute;inset:0;max-width:none;border-radius:0}
+.cta{display:flex;justify-content:center;margin:24px auto;visibility:hidden}.cta-visible{visibility:visible}
+.cta-button{width:100%;max-width:350px;min-height:56px;padding:14px 20px;border:0;border-radius:10px;font:inherit;font-size:1.15rem;font-weight:700;cursor:pointer;box-shadow:0 6px 20px rgba(0,0,0,.35)}
+.cta-visible .cta-button{animation:bounce 3s ease-in-out infinite}
+.cta-button[disabled]{cursor:default}.cta-button:focus-visible{outline:3px solid #facc15;outline-offset:3px}
+.cta-copy>*{margin:0}
+@keyframes bounce{0%,20%,100%{transform:translateY(0)}7%{transform:translateY(-10px)}14%{transform:translateY(-4px)}}
+@media (min-width:640px){.cta-button{max-width:450px}}@media (min-width:1024px){.cta-button{max-width:850px}}
+@media (prefers-reduced-motion:reduce){.cta-visible .cta-button{animation:none}}
 .next-video-caption{margin:0;font-size:1.25rem}.next-video-count{margin:0;font-size:3rem;font-weight:700;line-height:1}
 `;

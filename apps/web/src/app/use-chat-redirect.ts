@@ -1,5 +1,6 @@
 import type { FunnelPageData, SiteContext } from '@embudo/contracts';
 import { useEffect } from 'react';
+import { withScheme } from '../lib/links';
 import { useSessionValue } from '../lib/session-value';
 
 const KEY = 'embudo:chat-redirected:';
@@ -10,8 +11,14 @@ const KEY = 'embudo:chat-redirected:';
  * shows the page instead of bouncing again.
  */
 export function useChatRedirect(context: SiteContext, data: FunnelPageData | null): boolean {
+  // A landing its owner switched off sends nobody to the chat (decision 0010).
   const url =
-    data?.buttonAction === 'LPI-REDIRECT-WPP' && context.queryParams?.open === 'wpp' ? data.action.url : null;
+    data?.buttonAction === 'LPI-REDIRECT-WPP' &&
+    data.isLpiOn &&
+    context.queryParams?.open === 'wpp' &&
+    data.action.url
+      ? withScheme(data.action.url)
+      : null;
   const key = `${KEY}${context.userToken ?? ''}`;
   const alreadyRedirected = useSessionValue(key) !== null;
   useEffect(() => {

@@ -1,20 +1,91 @@
 import type { FunnelPageData } from '@embudo/contracts';
+import { Suspense, useEffect, useMemo, useRef } from 'react';
+import { CtaButton } from '../button/CtaButton';
+import { useButtonVisibility } from '../button/use-button-visibility';
+import { useT } from '../i18n/I18nProvider';
 import { Footer } from '../layout/Footer';
 import { HeadlineBlock } from '../layout/HeadlineBlock';
+import { greetingName, personalise } from '../lib/greeting';
+import {
+  LazyBlockedWindowModal,
+  LazyInactivityModal,
+  LazyNextVideoOverlay,
+  preloadModal,
+} from '../modals/lazy';
+import { usePageActions } from '../page-actions/use-page-actions';
+import { useSession } from '../tracking/SessionProvider';
+import { newEventId, trackVideo } from '../tracking/tracking-api';
+import type { PlayerEvent, PlayerHandle } from '../video/player';
+import { createVideoTracker, resumePoint, type VideoTracker } from '../video/video-tracker';
+import { VideoPlayer } from '../video/VideoPlayer';
 
 /**
- * The main funnel page (spec §2.4): background image, headline block and footer. Video, button and
- * the timed persuasion elements arrive with their own features.
+ * The main funnel page (spec §2.4): background image, headline block, video, call-to-action button
+ * and footer, with the flows of spec §4.3 to §4.7. The timed persuasion elements arrive with their
+ * own feature.
  */
 export function FunnelPage({
   data,
   path,
+  reload,
   children,
 }: {
   data: FunnelPageData;
   path: string;
+  reload: () => Promise<unknown>;
   children?: React.ReactNode;
 }) {
+  const t = useT();
+  const session = useSession();
+  const hasVideo = data.hostingVideo !== null && Boolean(data.videoUrl ?? data.videoId);
+  const visibility = useButtonVisibility({
+    pageId: data.idPage,
+    buttonTime: data.buttonTime,
+    isComplete: data.isComplete,
+    silentPlayer: data.hostingVideo === 'EMBED',
+    noVideo: !hasVideo,
+  });
+  const player = useRef<PlayerHandle | null>(null);
+  const tracker = useVideoTracker(data, session);
+  const actions = usePageActions({
+    data,
+    reload,
+    buttonVisible: visibility.visible,
+    flushVideo: () => tracker.current?.flush(),
+  });
+
+  const { setVideoPlaying, setOnResume } = session;
+  const { onPlayerEvent } = visibility;
+  const { onVideoEnded } = actions;
+  const onEvent = (event: PlayerEvent) => {
+    tracker.current?.handle(event);
+    onPlayerEvent(event);
+    if (event.type === 'play') {
+      setVideoPlaying(true);
+      if (data.buttonAction === 'NEXT-PAGE') preloadModal('nextVideo');
+    }
+    if (event.type === 'pause' || event.type === 'ended') setVideoPlaying(false);
+    if (event.type === 'ended') void onVideoEnded();
+  };
+
+  // 'Continuar' after inactivity plays the video again (spec §4.3).
+  useEffect(() => {
+    setOnResume(() => {
+      void player.current?.play().catch(() => undefined);
+    });
+    return () => {
+      setOnResume(null);
+    };
+  }, [setOnResume]);
+
+  const startAt = useMemo(
+    () => resumePoint(data.lastVideoSession?.endTimeVideo, null),
+    // The resume point of the page as it was loaded; later reports do not move the player.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [data.idPage],
+  );
+  const greeting = greetingName(data.lead.name, t('greeting.default'));
+
   return (
     <div
       className="funnel"
@@ -22,9 +93,88 @@ export function FunnelPage({
     >
       <main className="funnel-page">
         <HeadlineBlock data={data} />
+        {hasVideo && data.hostingVideo ? (
+          <VideoPlayer
+            key={data.idPage}
+            source={{
+              hostingVideo: data.hostingVideo,
+              videoId: data.videoId,
+              videoUrl: data.videoUrl,
+              videoLibrary: data.videoLibrary,
+            }}
+            startAt={startAt}
+            onEvent={onEvent}
+            onHandle={(handle) => {
+              player.current = handle;
+            }}
+          />
+        ) : null}
+        <CtaButton
+          html={personalise(data.buttonCopy, greeting)}
+          bgColor={data.buttonBgColor}
+          textColor={data.buttonTextColor}
+          visible={visibility.visible}
+          busy={actions.busy}
+          onClick={() => {
+            void actions.onClick();
+          }}
+        />
         {children}
       </main>
       <Footer path={path} chat={false} />
+      <Suspense fallback={null}>
+        {session.inactive ? <LazyInactivityModal open onContinue={session.continueAfterInactivity} /> : null}
+        {actions.blockedUrl !== null ? (
+          <LazyBlockedWindowModal
+            open
+            url={actions.blockedUrl}
+            onCancel={actions.closeBlocked}
+            onContinue={actions.closeBlocked}
+          />
+        ) : null}
+        {actions.nextVideo ? <LazyNextVideoOverlay visible onDone={actions.onNextVideoDone} /> : null}
+      </Suspense>
     </div>
   );
+}
+
+/**
+ * The page's video records (spec §4.4), sent with the open session; none in preview, none on a
+ * completed OFFERT page (spec §5). Hiding or closing the page ends the stretch as INTERRUPTED.
+ */
+function useVideoTracker(data: FunnelPageData, session: ReturnType<typeof useSession>) {
+  const tracker = useRef<VideoTracker | null>(null);
+  const { token, sessionId, tracking } = session;
+  const target = useRef({ token, sessionId, tracking });
+  useEffect(() => {
+    target.current = { token, sessionId, tracking };
+  }, [token, sessionId, tracking]);
+
+  useEffect(() => {
+    const created = createVideoTracker({
+      now: () => Date.now(),
+      periodic: data.hostingVideo === 'PANDA',
+      send: (record) => {
+        const { token, sessionId, tracking } = target.current;
+        if (!tracking || !token || !sessionId) return;
+        trackVideo({ ...record, token, idTrackingPageSession: sessionId, eventId: newEventId() });
+      },
+    });
+    tracker.current = created;
+    const onHidden = () => {
+      if (document.visibilityState === 'hidden') created.interrupt();
+    };
+    const onPageHide = () => {
+      created.interrupt();
+    };
+    document.addEventListener('visibilitychange', onHidden);
+    window.addEventListener('pagehide', onPageHide);
+    return () => {
+      document.removeEventListener('visibilitychange', onHidden);
+      window.removeEventListener('pagehide', onPageHide);
+      created.dispose();
+      tracker.current = null;
+    };
+  }, [data.idPage, data.hostingVideo]);
+  return tracker;
 }

@@ -40,6 +40,7 @@ export const es = {
 
   'videoError.title': 'Error al cargar video',
   'videoError.refresh': 'Refresca la página',
+  'video.loading': 'Cargando el video',
 
   'preview.badge': 'Modo previsualización',
   'preview.previous': 'Página anterior',
@@ -103,6 +104,7 @@ export const pt: Catalog = {
 
   'videoError.title': 'Erro ao carregar o vídeo',
   'videoError.refresh': 'Atualize a página',
+  'video.loading': 'Carregando o vídeo',
 
   'preview.badge': 'Modo de pré-visualização',
   'preview.previous': 'Página anterior',
@@ -163,6 +165,7 @@ export const en: Catalog = {
 
   'videoError.title': 'Error loading video',
   'videoError.refresh': 'Refresh the page',
+  'video.loading': 'Loading the video',
 
   'preview.badge': 'Preview mode',
   'preview.previous': 'Previous page',

@@ -1,28 +1,75 @@
 import type { FunnelPageData } from '@embudo/contracts';
+import { CtaButton } from '../button/CtaButton';
+import { useButtonVisibility } from '../button/use-button-visibility';
+import { useT } from '../i18n/I18nProvider';
 import { Footer } from '../layout/Footer';
 import { HeadlineBlock } from '../layout/HeadlineBlock';
+import { greetingName, personalise } from '../lib/greeting';
+import { Suspense } from 'react';
+import { LazyBlockedWindowModal } from '../modals/lazy';
+import { usePageActions } from '../page-actions/use-page-actions';
 
 /**
- * The simple landing variant (spec §2.3). The WhatsApp variant lays out around the chat button and
- * adds the chat notice to the footer's disclaimers.
+ * The simple landing variant (spec §2.3): the headline block and the button. The WhatsApp variant
+ * lays out around the chat button, which sends the pixel event and then opens the chat in the same
+ * tab (spec §4.7), and adds the chat notice to the footer's disclaimers.
  */
 export function LandingPage({
   data,
   path,
+  reload,
   children,
 }: {
   data: FunnelPageData;
   path: string;
+  reload: () => Promise<unknown>;
   children?: React.ReactNode;
 }) {
+  const t = useT();
   const chat = data.buttonAction === 'LPI-REDIRECT-WPP';
+  const visibility = useButtonVisibility({
+    pageId: data.idPage,
+    buttonTime: data.buttonTime,
+    isComplete: data.isComplete,
+    silentPlayer: false,
+    noVideo: true,
+  });
+  const actions = usePageActions({
+    data,
+    reload,
+    buttonVisible: visibility.visible,
+    flushVideo: () => undefined,
+  });
+  const greeting = greetingName(data.lead.name, t('greeting.default'));
   return (
     <div className={chat ? 'landing landing-chat' : 'landing'}>
       <main className="landing-main">
         <HeadlineBlock data={data} />
+        {data.buttonCopy !== '' ? (
+          <CtaButton
+            html={personalise(data.buttonCopy, greeting)}
+            bgColor={data.buttonBgColor}
+            textColor={data.buttonTextColor}
+            visible={visibility.visible}
+            busy={actions.busy}
+            onClick={() => {
+              void actions.onClick();
+            }}
+          />
+        ) : null}
         {children}
       </main>
       <Footer path={path} chat={chat} />
+      <Suspense fallback={null}>
+        {actions.blockedUrl !== null ? (
+          <LazyBlockedWindowModal
+            open
+            url={actions.blockedUrl}
+            onCancel={actions.closeBlocked}
+            onContinue={actions.closeBlocked}
+          />
+        ) : null}
+      </Suspense>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { lookupLocation, type LocationDeps, type LocationRecord } from './location';
+import type { LocationDeps, LocationRecord } from './location';
 
 export const VISITOR_LOCATION_QUERY_KEY = ['visitor-location'] as const;
 
@@ -39,7 +39,8 @@ export function browserLocationDeps(): LocationDeps {
 export function useVisitorLocation(enabled: boolean): VisitorLocationState {
   const query = useQuery({
     queryKey: VISITOR_LOCATION_QUERY_KEY,
-    queryFn: () => lookupLocation(browserLocationDeps()),
+    // Loaded after the first paint: the lookup's code is not in the page's first bundle.
+    queryFn: () => import('./location').then(({ lookupLocation }) => lookupLocation(browserLocationDeps())),
     enabled: enabled && typeof window !== 'undefined',
     retry: false,
     staleTime: Infinity,

@@ -6,7 +6,7 @@ import { I18nProvider } from '../i18n/I18nProvider';
 import { BlockedWindowModal } from './BlockedWindowModal';
 import { InactivityModal } from './InactivityModal';
 import { NextVideoOverlay } from './NextVideoOverlay';
-import { VideoErrorPanel } from './VideoErrorPanel';
+import { VideoErrorPanel } from '../video/VideoErrorPanel';
 import {
   NEXT_VIDEO_SCHEDULE,
   firstValue,

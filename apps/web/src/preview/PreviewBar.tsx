@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { useT } from '../i18n/I18nProvider';
 import { useSessionValue, writeSessionValue } from '../lib/session-value';
-import { PREVIEW_HISTORY_KEY, parseHistory, visit, withPreviewToken } from './preview-history';
+import { withPreviewToken } from '../lib/links';
+import { PREVIEW_HISTORY_KEY, parseHistory, visit } from './preview-history';
 
 /**
  * Preview mode (spec §2.4): a badge, and round arrows to the previous and next preview pages.

@@ -26,10 +26,3 @@ export function visit(history: PreviewHistory, token: string): PreviewHistory {
   if (history.tokens.length === 0) return { tokens: [token], index: 0 };
   return { tokens: [...history.tokens.slice(0, history.index + 1), token], index: history.index + 1 };
 }
-
-/** The current address with another preview token. */
-export function withPreviewToken(href: string, token: string): string {
-  const url = new URL(href);
-  url.searchParams.set('previewToken', token);
-  return url.toString();
-}

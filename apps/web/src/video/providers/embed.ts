@@ -1,0 +1,77 @@
+import type { PlayerAdapter, PlayerHandle } from '../player';
+
+/**
+ * The generic embedded player: an iframe of the page's `videoUrl` (http or https only). It speaks no
+ * known protocol, so it reports `ready` once the iframe has loaded and nothing else; the page then
+ * falls back to its 10 s timer (spec §4.5). Commands are no-ops; no message is read from the frame.
+ * A cross-origin frame does not reveal an HTTP error: a 404 page still loads, and still reports ready.
+ *
+ * What maps to which PlayerEvent: iframe `load` → ready. Nothing else.
+ *
+ * The frame is sandboxed without `allow-top-navigation`: whatever the owner embeds cannot navigate the
+ * visitor's page away, even after a click inside it (links that open a new tab still work).
+ */
+
+/** How long the frame may take to load before the page shows 'Error al cargar video'. */
+const LOAD_TIMEOUT_MS = 20_000;
+
+export function embedUrl(videoUrl: string | null): URL | null {
+  if (!videoUrl) return null;
+  try {
+    const url = new URL(videoUrl);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+export const mountEmbed: PlayerAdapter = (source, { container, onEvent }) => {
+  const url = embedUrl(source.videoUrl);
+  if (!url) {
+    console.error('Invalid embedded video URL', source.videoUrl);
+    return Promise.reject(new Error('Invalid embedded video URL'));
+  }
+
+  const iframe = document.createElement('iframe');
+  iframe.src = url.toString();
+  iframe.title = 'Video';
+  iframe.allow = 'autoplay; fullscreen; picture-in-picture; encrypted-media';
+  iframe.allowFullscreen = true;
+  iframe.referrerPolicy = 'strict-origin-when-cross-origin';
+  iframe.setAttribute(
+    'sandbox',
+    'allow-scripts allow-same-origin allow-presentation allow-popups allow-popups-to-escape-sandbox',
+  );
+  iframe.style.cssText = 'display:block;width:100%;height:100%;border:0';
+
+  let destroyed = false;
+  const handle: PlayerHandle = {
+    play: () => Promise.resolve(),
+    pause: () => undefined,
+    seek: () => undefined,
+    currentTime: () => 0,
+    duration: () => null,
+    destroy: () => {
+      destroyed = true;
+      iframe.remove();
+    },
+  };
+
+  return new Promise<PlayerHandle>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      handle.destroy();
+      reject(new Error('The embedded video did not load in time'));
+    }, LOAD_TIMEOUT_MS);
+    iframe.addEventListener(
+      'load',
+      () => {
+        clearTimeout(timer);
+        if (destroyed) return;
+        onEvent({ type: 'ready' });
+        resolve(handle);
+      },
+      { once: true },
+    );
+    container.append(iframe);
+  });
+};
