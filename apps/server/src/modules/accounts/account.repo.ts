@@ -32,6 +32,8 @@ export function createAccountRepo(db: Db) {
       id: string,
       values: Partial<Pick<AccountRow, 'name' | 'settings' | 'subscriptionStatus'>>,
     ): Promise<void> {
+      // An empty patch changes nothing (SQL has no empty SET).
+      if (Object.keys(values).length === 0) return;
       await db.updateTable('accounts').set(values).where('id', '=', id).execute();
     },
     /** The account an API key belongs to, by the key's hash. */

@@ -163,6 +163,13 @@ describe.each(TEST_DIALECTS)('leads on %s', (dialect) => {
     },
   );
 
+  it('an empty patch changes nothing and answers the lead as it was', async () => {
+    const { owner, funnelId } = await funnelOf();
+    const created = await t.services.leads.create(owner, funnelId, { name: 'Ana', email: 'ana@example.com' });
+    const updated = await t.services.leads.update(owner, created.lead.id, {});
+    expect(updated).toEqual(created.lead);
+  });
+
   it('deadlineExceptionOn null, true and false round-trip', async () => {
     const { owner, funnelId } = await funnelOf();
     const values = [null, true, false] as const;

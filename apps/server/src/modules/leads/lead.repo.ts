@@ -48,6 +48,8 @@ export function createLeadRepo(db: Db) {
       id: string,
       values: Partial<Pick<LeadRow, 'name' | 'email' | 'phone' | 'deadlineExceptionOn' | 'currentPageId'>>,
     ): Promise<void> {
+      // An empty patch changes nothing (SQL has no empty SET).
+      if (Object.keys(values).length === 0) return;
       await db.updateTable('leads').set(values).where('id', '=', id).execute();
     },
     async delete(id: string): Promise<void> {

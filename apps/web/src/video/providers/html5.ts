@@ -49,11 +49,17 @@ export const mountHtml5: PlayerAdapter = async (source, { container, startAt, on
     // A video that reached its end pauses too; 'ended' says it better.
     if (!video.ended) emit({ type: 'pause', time: video.currentTime });
   });
+  // From 'seeking' to 'seeked' the position is already the target, and the browser sends a
+  // timeupdate just before 'seeked': only 'seeked' reports the jump.
+  let seeking = false;
+  video.addEventListener('seeking', () => {
+    seeking = true;
+  });
   video.addEventListener('timeupdate', () => {
-    // While seeking, the position is already the target: 'seeked' reports the jump.
-    if (started && !video.seeking) emit({ type: 'timeupdate', time: video.currentTime });
+    if (started && !seeking) emit({ type: 'timeupdate', time: video.currentTime });
   });
   video.addEventListener('seeked', () => {
+    seeking = false;
     emit({ type: 'seeked', time: video.currentTime });
   });
   video.addEventListener('ended', () => {

@@ -1,0 +1,378 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo, type DemoSummary } from '../apps/server/src/modules/demo/demo.seed';
+import { startTestServer, type TestServer } from '../apps/server/test/server';
+import { launchChromium } from './chromium';
+
+/**
+ * The conversion flow of spec §4.3 to §4.7 in Chromium, with the self-hosted demo video (12 s):
+ * every assertion reads the rows the server stored, not a mock.
+ */
+describe('video, button and tracking sessions in Chromium', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let demo: DemoSummary;
+  const foreign: string[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer('sqlite', { RATE_LIMIT_PER_MINUTE: '0' });
+    demo = await seedDemo(server.services, server.url);
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser.close();
+    await server.close();
+  });
+
+  const vsl = () => demo.funnels[0] ?? expect.unreachable('the demo has a VSL funnel');
+  /** The funnel's n-th page, counting from 1. */
+  const pageId = (n: number) =>
+    [...vsl().pages].sort((a, b) => a.position - b.position)[n - 1]?.id ?? expect.unreachable(`page ${n}`);
+
+  const owner = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${server.url}/api/owner${path}`, {
+      method,
+      headers: { authorization: `Bearer ${demo.apiKey}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    expect(response.status, `${method} ${path}`).toBeLessThan(300);
+    return (await response.json()) as T;
+  };
+
+  /** A lead of its own for each test, so the tests do not depend on each other. */
+  async function newLead(name = 'Lucía'): Promise<{ id: string; url: string; token: string }> {
+    const created = await owner<{ lead: { id: string }; url: string; token: string }>(
+      'POST',
+      `/funnels/${vsl().id}/leads`,
+      { name },
+    );
+    return { id: created.lead.id, url: created.url, token: created.token };
+  }
+
+  const opened: Page[] = [];
+  afterEach(async () => {
+    // A test that failed half-way leaves no page behind to write rows into the next one.
+    await Promise.all(opened.splice(0).map((page) => page.close()));
+  });
+
+  async function newPage(): Promise<Page> {
+    const page = await browser.newPage();
+    opened.push(page);
+    return page;
+  }
+
+  async function open(url: string): Promise<Page> {
+    const page = await newPage();
+    page.on('request', (request) => {
+      if (!request.url().startsWith(server.url)) foreign.push(request.url());
+    });
+    await page.goto(url);
+    return page;
+  }
+
+  /** The visitor taps the page (a user gesture), then the video plays. */
+  async function play(page: Page, rate = 1): Promise<void> {
+    await page.locator('video').waitFor({ state: 'attached' });
+    await page.mouse.click(2, 2);
+    await page.evaluate(async (playbackRate) => {
+      const video = document.querySelector('video');
+      if (!video) throw new Error('no video');
+      video.playbackRate = playbackRate;
+      await video.play();
+    }, rate);
+  }
+
+  const videoTime = (page: Page) => page.evaluate(() => document.querySelector('video')?.currentTime ?? -1);
+  const db = () => server.database.db;
+  const sessions = (leadId: string) =>
+    db().selectFrom('pageSessions').selectAll().where('leadId', '=', leadId).orderBy('startAt').execute();
+  const videoStates = async (leadId: string) =>
+    (
+      await db()
+        .selectFrom('videoRecords')
+        .select(['details', 'startViewTime'])
+        .where('leadId', '=', leadId)
+        .execute()
+    )
+      .sort((a, b) => Number(a.startViewTime) - Number(b.startViewTime))
+      .map((r) => JSON.parse(r.details) as { state: string; videoProgressUpdate?: { percent: number } });
+  const buttonVisible = (page: Page) =>
+    page.locator('.cta').evaluate((el) => getComputedStyle(el).visibility === 'visible');
+
+  it('keeps the button hidden until buttonTime, then shows it; starts one INITIAL_LOAD session and a visit', async () => {
+    const lead = await newLead();
+    const page = await open(lead.url);
+    await expect.poll(async () => (await sessions(lead.id)).length).toBe(1);
+    expect((await sessions(lead.id))[0]).toMatchObject({ startReason: 'INITIAL_LOAD', pageId: pageId(1) });
+    const visits = await db().selectFrom('visits').selectAll().where('leadId', '=', lead.id).execute();
+    expect(visits.map((v) => v.visitorType)).toEqual(['NEW']);
+    expect(await buttonVisible(page)).toBe(false);
+    expect(await page.locator('.cta-button').isDisabled()).toBe(true);
+
+    await play(page);
+    // Page 1 shows its button at 8 s of playback.
+    await expect.poll(() => buttonVisible(page), { timeout: 15_000 }).toBe(true);
+    expect(await videoTime(page)).toBeGreaterThanOrEqual(8);
+    expect(await page.locator('.cta-button').textContent()).toBe('Ver la clase 2');
+    await page.close();
+  });
+
+  it('shows the button at once for a video shorter than buttonTime (duration minus 30 s, not below 0)', async () => {
+    const lead = await newLead();
+    await owner('PATCH', `/pages/${pageId(2)}`, { buttonTime: { hours: 0, minutes: 2, seconds: 0 } });
+    try {
+      // Move the lead to page 2 through the visitor API, as watching page 1 would.
+      await fetch(`${server.url}/api/funnel/site/complete`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: lead.token, idPage: pageId(1) }),
+      });
+      const page = await open(lead.url);
+      expect(await page.locator('.headline').textContent()).toContain('Clase 2');
+      await play(page);
+      await expect.poll(() => buttonVisible(page), { timeout: 5000 }).toBe(true);
+      expect(await videoTime(page)).toBeLessThan(8);
+      await page.close();
+    } finally {
+      await owner('PATCH', `/pages/${pageId(2)}`, { buttonTime: { hours: 0, minutes: 0, seconds: 8 } });
+    }
+  });
+
+  it('stores PLAYING, the 25/50/75 % milestones once each and ENDED, then moves to the next page with a new session', async () => {
+    const lead = await newLead();
+    const page = await open(lead.url);
+    await expect.poll(async () => (await sessions(lead.id)).length).toBe(1);
+    await play(page, 2);
+    // The video ends (12 s at double speed), the next-video countdown runs, then page 2 loads.
+    await expect
+      .poll(() => page.locator('.headline').textContent(), { timeout: 20_000 })
+      .toContain('Clase 2');
+    await expect.poll(async () => (await sessions(lead.id)).length).toBe(2);
+    const [first, second] = await sessions(lead.id);
+    expect(first).toMatchObject({ pageId: pageId(1), endReason: 'VIDEO_ENDED' });
+    expect(second).toMatchObject({ pageId: pageId(2), startReason: 'INITIAL_LOAD', endReason: null });
+
+    const states = await videoStates(lead.id);
+    expect(states[0]?.state).toBe('PLAYING');
+    expect(states.filter((s) => s.state === 'PROGRESS').map((s) => s.videoProgressUpdate?.percent)).toEqual([
+      25, 50, 75,
+    ]);
+    expect(states.filter((s) => s.state === 'ENDED')).toHaveLength(1);
+    const conversions = await db()
+      .selectFrom('conversions')
+      .selectAll()
+      .where('leadId', '=', lead.id)
+      .execute();
+    expect(conversions.map((c) => [c.kind, c.pageId])).toEqual([['VIDEO_VIEWED', pageId(1)]]);
+    // The new page's button starts hidden again.
+    expect(await buttonVisible(page)).toBe(false);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await page.close();
+  });
+
+  it('on a NEXT-PAGE click records the click, renews the session and shows the next page', async () => {
+    const lead = await newLead();
+    const page = await open(lead.url);
+    await play(page, 2);
+    await expect.poll(() => buttonVisible(page), { timeout: 15_000 }).toBe(true);
+    await page.locator('.cta-button').click();
+    await expect
+      .poll(() => page.locator('.headline').textContent(), { timeout: 10_000 })
+      .toContain('Clase 2');
+    await expect.poll(async () => (await sessions(lead.id)).length).toBe(2);
+    const [first, second] = await sessions(lead.id);
+    expect(first).toMatchObject({ pageId: pageId(1), endReason: 'BUTTON_CLICK' });
+    expect(second).toMatchObject({ pageId: pageId(2), startReason: 'INITIAL_LOAD' });
+    const actions = await db().selectFrom('actions').selectAll().where('leadId', '=', lead.id).execute();
+    expect(actions.map((a) => [a.action, a.pageSessionId])).toEqual([['BUTTON_CLICK', first?.id]]);
+    // The video told what it had played before the page changed.
+    await expect
+      .poll(async () => (await videoStates(lead.id)).filter((s) => s.state === 'PLAYING').length)
+      .toBeGreaterThanOrEqual(2);
+    await page.close();
+  });
+
+  it('resumes 15 s before the stored point, and from 0 when that lies beyond the end', async () => {
+    const lead = await newLead();
+    const page = await open(lead.url);
+    await expect.poll(async () => (await sessions(lead.id)).length).toBe(1);
+    const sessionId = (await sessions(lead.id))[0]?.id ?? '';
+    const report = (endTimeVideo: number) =>
+      fetch(`${server.url}/api/funnel/track/video`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          token: lead.token,
+          idTrackingPageSession: sessionId,
+          startViewTime: Date.now(),
+          endViewTime: Date.now(),
+          startTimeVideo: 0,
+          endTimeVideo,
+          details: { state: 'PAUSE' },
+        }),
+      });
+    expect((await report(20)).status).toBe(200);
+    await page.close();
+    const again = await open(lead.url);
+    await expect.poll(() => videoTime(again), { timeout: 10_000 }).toBeCloseTo(5, 1);
+    await again.close();
+
+    expect((await report(40)).status).toBe(200);
+    const beyond = await open(lead.url);
+    await beyond.locator('video').waitFor({ state: 'attached' });
+    await expect
+      .poll(() => beyond.evaluate(() => (document.querySelector('video')?.readyState ?? 0) >= 1))
+      .toBe(true);
+    expect(await videoTime(beyond)).toBe(0);
+    await beyond.close();
+  });
+
+  it('sends a skip record 1 s after a seek', async () => {
+    const lead = await newLead();
+    const page = await open(lead.url);
+    await play(page);
+    await expect.poll(() => videoTime(page), { timeout: 10_000 }).toBeGreaterThan(1);
+    await page.evaluate(() => {
+      const video = document.querySelector('video');
+      if (video) video.currentTime = 7;
+    });
+    await expect
+      .poll(async () => (await videoStates(lead.id)).filter((s) => s.state === 'SKIP').length, {
+        timeout: 5000,
+      })
+      .toBe(1);
+    const skip = await db()
+      .selectFrom('videoRecords')
+      .select(['startTimeVideo', 'endTimeVideo', 'startViewTime', 'endViewTime', 'details'])
+      .where('leadId', '=', lead.id)
+      .execute();
+    const record = skip.find((r) => r.details.includes('"SKIP"'));
+    expect(record?.endTimeVideo).toBeCloseTo(7, 0);
+    expect(record?.startTimeVideo).toBeLessThan(7);
+    expect(Number(record?.endViewTime) - Number(record?.startViewTime)).toBeGreaterThanOrEqual(1000);
+    await page.close();
+  });
+
+  it('stores PAGE_CLOSE and an INTERRUPTED record when the visitor closes the page', async () => {
+    const lead = await newLead();
+    const page = await open(lead.url);
+    await play(page);
+    await expect.poll(() => videoTime(page), { timeout: 10_000 }).toBeGreaterThan(1);
+    await page.close({ runBeforeUnload: true });
+    await expect
+      .poll(async () => (await sessions(lead.id))[0]?.endReason, { timeout: 5000 })
+      .toBe('PAGE_CLOSE');
+    await expect
+      .poll(async () => (await videoStates(lead.id)).map((s) => s.state), { timeout: 5000 })
+      .toContain('INTERRUPTED');
+  });
+
+  it('on the OFFERT page stores the offer when the button shows and ends the session with OFFERT', async () => {
+    const lead = await newLead();
+    for (const id of [pageId(1), pageId(2)]) {
+      await fetch(`${server.url}/api/funnel/site/complete`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: lead.token, idPage: id }),
+      });
+    }
+    // The offer link, on this machine: nothing may leave for the internet.
+    const offer = `${server.url}/api/health?offer=1`;
+    await owner('PATCH', `/pages/${pageId(3)}`, { buttonUrl: offer });
+    const page = await open(lead.url);
+    expect(await page.locator('.headline').textContent()).toContain('Clase final');
+    await expect.poll(async () => (await sessions(lead.id)).length).toBe(1);
+    await play(page);
+    await expect.poll(() => buttonVisible(page), { timeout: 10_000 }).toBe(true);
+    await expect.poll(async () => (await sessions(lead.id))[0]?.endReason, { timeout: 5000 }).toBe('OFFERT');
+    const kinds = async () =>
+      (
+        await db()
+          .selectFrom('conversions')
+          .select(['kind', 'pageId'])
+          .where('leadId', '=', lead.id)
+          .execute()
+      )
+        .filter((c) => c.pageId === pageId(3))
+        .map((c) => c.kind)
+        .sort();
+    await expect.poll(kinds).toEqual(['OFFERT', 'VIDEO_VIEWED']);
+    // The offer link opens in a new tab.
+    const [popup] = await Promise.all([page.waitForEvent('popup'), page.locator('.cta-button').click()]);
+    expect(popup.url()).toBe(offer);
+    await popup.close();
+    await page.close();
+    // A completed OFFERT page starts no session (spec §4.3).
+    const again = await open(lead.url);
+    await expect.poll(() => buttonVisible(again), { timeout: 5000 }).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await sessions(lead.id)).toHaveLength(1);
+    await again.close();
+  });
+
+  it('after 15 idle minutes ends the session with INACTIVITY and opens the modal; Continuar starts AFTER_INACTIVITY', async () => {
+    const lead = await newLead();
+    const page = await newPage();
+    await page.clock.install();
+    await page.goto(lead.url);
+    await expect.poll(async () => (await sessions(lead.id)).length).toBe(1);
+    await page.clock.fastForward('14:59');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.clock.fastForward('00:02');
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.count()).toBe(1);
+    expect(await dialog.locator('h2').textContent()).toBe('¿Sigues ahí?');
+    expect(await page.evaluate(() => document.body.style.overflow)).toBe('hidden');
+    await expect.poll(async () => (await sessions(lead.id))[0]?.endReason).toBe('INACTIVITY');
+    await dialog.getByRole('button', { name: 'Continuar' }).click();
+    await expect.poll(async () => (await sessions(lead.id)).length).toBe(2);
+    expect((await sessions(lead.id))[1]).toMatchObject({ startReason: 'AFTER_INACTIVITY', endReason: null });
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.close();
+  });
+
+  it('does not count idle time while the video plays', async () => {
+    const lead = await newLead();
+    const page = await newPage();
+    await page.clock.install();
+    await page.goto(lead.url);
+    await play(page);
+    await expect.poll(() => videoTime(page), { timeout: 10_000 }).toBeGreaterThan(0.5);
+    await page.clock.fastForward('16:00');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect((await sessions(lead.id))[0]?.endReason).toBeNull();
+    await page.close();
+  });
+
+  it('writes no row of any kind in preview', async () => {
+    const counts = async () =>
+      Promise.all(
+        (['pageSessions', 'videoRecords', 'actions', 'visits', 'conversions'] as const).map(async (table) =>
+          Number(
+            (
+              await db()
+                .selectFrom(table)
+                .select((eb) => eb.fn.countAll().as('n'))
+                .executeTakeFirst()
+            )?.n ?? 0,
+          ),
+        ),
+      );
+    const before = await counts();
+    const page = await open(vsl().previewUrl);
+    await play(page, 2);
+    await expect.poll(() => buttonVisible(page), { timeout: 15_000 }).toBe(true);
+    await page.locator('.cta-button').click();
+    await expect
+      .poll(() => page.locator('.headline').textContent(), { timeout: 10_000 })
+      .toContain('Clase 2');
+    await page.close();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await counts()).toEqual(before);
+  });
+
+  it('asked no third-party host for anything', () => {
+    expect(foreign).toEqual([]);
+  });
+});
