@@ -95,7 +95,7 @@ describe('video, button and tracking sessions in Chromium', () => {
         .where('leadId', '=', leadId)
         .execute()
     )
-      .sort((a, b) => Number(a.startViewTime) - Number(b.startViewTime))
+      .sort((a, b) => a.startViewTime - b.startViewTime)
       .map((r) => JSON.parse(r.details) as { state: string; videoProgressUpdate?: { percent: number } });
   const buttonVisible = (page: Page) =>
     page.locator('.cta').evaluate((el) => getComputedStyle(el).visibility === 'visible');
