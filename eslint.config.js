@@ -4,6 +4,67 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+/**
+ * The visitor app's layers (Bulletproof React): shared code imports no feature; a feature imports
+ * shared code and itself, never another feature; pages compose features. Each folder is one unit.
+ */
+const WEB_LAYERS = {
+  shared: ['api', 'i18n', 'lib', 'layout', 'site-context'],
+  feature: ['button', 'legal', 'location', 'modals', 'preview', 'screens', 'tracking', 'video'],
+  page: ['app', 'funnel-page', 'landing', 'page-actions'],
+};
+const WEB_BASE_RESTRICTIONS = {
+  paths: [
+    {
+      name: '@embudo/contracts',
+      allowTypeImports: true,
+      message:
+        'browser code takes run-time values from @embudo/contracts/runtime (no zod in the bundle); only types from @embudo/contracts',
+    },
+  ],
+  patterns: [
+    {
+      group: ['@embudo/server', '**/apps/server/**'],
+      message: 'the web app talks to the server through contracts and HTTP only',
+    },
+  ],
+};
+/** One config block per folder of the visitor app, forbidding imports across its layer's bounds. */
+function webLayerBlocks() {
+  const blocks = [];
+  for (const [layer, folders] of Object.entries(WEB_LAYERS)) {
+    for (const folder of folders) {
+      const forbidden =
+        layer === 'shared'
+          ? [...WEB_LAYERS.feature, ...WEB_LAYERS.page]
+          : layer === 'feature'
+            ? [...WEB_LAYERS.feature.filter((f) => f !== folder), ...WEB_LAYERS.page]
+            : [];
+      if (forbidden.length === 0) continue;
+      blocks.push({
+        files: [`apps/web/src/${folder}/**/*.{ts,tsx}`],
+        ignores: ['apps/web/**/*.test.{ts,tsx}'],
+        rules: {
+          '@typescript-eslint/no-restricted-imports': [
+            'error',
+            {
+              ...WEB_BASE_RESTRICTIONS,
+              patterns: [
+                ...WEB_BASE_RESTRICTIONS.patterns,
+                {
+                  group: forbidden.map((f) => `../${f}/*`),
+                  message: `${layer} code (${folder}/) may not import ${layer === 'shared' ? 'features or pages' : 'another feature or a page'}: see docs/conventions.md`,
+                },
+              ],
+            },
+          ],
+        },
+      });
+    }
+  }
+  return blocks;
+}
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'coverage/**', 'eslint.config.js'] },
   js.configs.recommended,
@@ -66,6 +127,7 @@ export default tseslint.config(
       ],
     },
   },
+  ...webLayerBlocks(),
   // Server-side rendering and tests run in Node: they may use the schemas.
   {
     files: ['apps/web/src/entry-server.tsx', 'apps/web/vite.config.ts', 'apps/web/**/*.test.{ts,tsx}'],

@@ -43,17 +43,6 @@ export function App({ LegalView, context, initial }: AppProps) {
   const site = query.data ?? null;
   const data = site?.data ?? null;
   const redirecting = useChatRedirect(context, data);
-  // Where the visitor is, for the session's details; not looked up in preview (spec §4.1).
-  const location = useVisitorLocation(Boolean(data && isTracked(data)));
-  const sessionLocation = useMemo(
-    () =>
-      location.done
-        ? location.location
-          ? { ip: location.location.ip, location: location.location.location }
-          : {}
-        : null,
-    [location.done, location.location],
-  );
   const path = usePath(context);
 
   const view = chooseView({
@@ -65,6 +54,18 @@ export function App({ LegalView, context, initial }: AppProps) {
   });
   const language = (data?.language ?? DEFAULT_LANGUAGE).toLowerCase();
   useDocumentLanguage(language);
+  // Where the visitor is, for the session's details: only on a tracked page (not in preview, spec
+  // §4.1), so no other view re-renders while it hydrates.
+  const location = useVisitorLocation(view.kind === 'page' && data !== null && isTracked(data));
+  const sessionLocation = useMemo(
+    () =>
+      location.done
+        ? location.location
+          ? { ip: location.location.ip, location: location.location.location }
+          : {}
+        : null,
+    [location.done, location.location],
+  );
 
   let screen: React.ReactNode;
   switch (view.kind) {
