@@ -15,7 +15,8 @@ describe('video, button and tracking sessions in Chromium', () => {
   const foreign: string[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer('sqlite', { RATE_LIMIT_PER_MINUTE: '0' });
+    // The pixel outbox is read, not forwarded: nothing leaves this machine.
+    server = await startTestServer('sqlite', { RATE_LIMIT_PER_MINUTE: '0', PIXEL_WORKER: 'off' });
     demo = await seedDemo(server.services, server.url);
     browser = await launchChromium();
   });
@@ -370,6 +371,157 @@ describe('video, button and tracking sessions in Chromium', () => {
     await page.close();
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await counts()).toEqual(before);
+  });
+
+  it('counts a NEW then a RETURNING visit, and stores the device details of spec §3', async () => {
+    const lead = await newLead();
+    // One browser profile: the visit counter lives in its storage.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(lead.url);
+    await expect.poll(async () => (await sessions(lead.id)).length).toBe(1);
+    await page.close();
+    await expect.poll(async () => (await sessions(lead.id))[0]?.endReason).toBe('PAGE_CLOSE');
+    const again = await context.newPage();
+    await again.goto(lead.url);
+    await expect.poll(async () => (await sessions(lead.id)).length).toBe(2);
+    const visits = await db()
+      .selectFrom('visits')
+      .selectAll()
+      .where('leadId', '=', lead.id)
+      .orderBy('createdAt')
+      .execute();
+    expect(visits.map((v) => v.visitorType)).toEqual(['NEW', 'RETURNING']);
+    const details = JSON.parse((await sessions(lead.id))[1]?.details ?? '{}') as Record<string, unknown>;
+    expect(details).toMatchObject({
+      videoStatus: 'INCOMPLETED',
+      sessionCount: 2,
+      visitorType: 'RETURNING',
+      browser: { name: expect.any(String) as string, version: expect.any(String) as string },
+      os: { name: 'Linux' },
+      display: { viewportWidth: 1280, viewportHeight: 720, zoom: 1 },
+      capabilities: { cookiesEnabled: true, localStorageAvailable: true },
+      preferences: { mainLanguage: expect.any(String) as string },
+      privacySensitiveData: { deviceId: expect.stringMatching(/^device_\d+_/) as string },
+    });
+    expect(String(details.userAgent)).toContain('Chrome');
+    await context.close();
+  });
+
+  it('shows the blocked-window modal when the browser refuses the popup; Continuar is a real link', async () => {
+    const lead = await newLead();
+    const offer = `${server.url}/api/health?offer=2`;
+    await owner('PATCH', `/pages/${pageId(3)}`, { buttonUrl: offer });
+    for (const id of [pageId(1), pageId(2)]) {
+      await fetch(`${server.url}/api/funnel/site/complete`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: lead.token, idPage: id }),
+      });
+    }
+    const page = await newPage();
+    // A popup blocker: window.open gives nothing back.
+    await page.addInitScript(() => {
+      window.open = () => null;
+    });
+    await page.goto(lead.url);
+    await play(page);
+    await expect.poll(() => buttonVisible(page), { timeout: 10_000 }).toBe(true);
+    await page.locator('.cta-button').click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.count()).toBe(1);
+    expect(await dialog.locator('h2').textContent()).toBe('Ventana bloqueada');
+    const link = dialog.getByRole('link', { name: 'Continuar' });
+    expect(await link.getAttribute('href')).toBe(offer);
+    expect(await link.getAttribute('target')).toBe('_blank');
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+  });
+
+  it('on the WhatsApp landing sends the pixel event, then opens the chat in the same tab', async () => {
+    const lpi = demo.funnels[1] ?? expect.unreachable('the demo has a WhatsApp funnel');
+    const lpiPage = lpi.pages[0]?.id ?? expect.unreachable('a landing page');
+    const chat = `${server.url}/api/health?chat=lpi`;
+    await owner('PATCH', `/funnels/${lpi.id}`, {
+      pixel: { pixelId: '123456789012345', accessToken: 'test-access-token', testEventCode: null },
+    });
+    await owner('PATCH', `/pages/${lpiPage}`, { buttonUrl: chat });
+    const created = await owner<{ lead: { id: string }; url: string }>('POST', `/funnels/${lpi.id}/leads`, {
+      name: 'Rosa',
+    });
+    const page = await open(created.url);
+    const order: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/track/pixel')) order.push('pixel');
+      if (request.url() === chat) order.push('chat');
+    });
+    expect(await buttonVisible(page)).toBe(true);
+    await Promise.all([page.waitForURL(chat), page.locator('.cta-button').click()]);
+    expect(order).toEqual(['pixel', 'chat']);
+    const outbox = await db().selectFrom('pixelOutbox').selectAll().where('funnelId', '=', lpi.id).execute();
+    expect(outbox).toHaveLength(1);
+    const payload = JSON.parse(outbox[0]?.payload ?? '{}') as {
+      event_name?: string;
+      event_source_url?: string;
+    };
+    expect(payload.event_name).toBe('Lead');
+    expect(payload.event_source_url).toBe(created.url);
+  });
+
+  it("shows 'Error al cargar video' with 'Refresca la página' when the video cannot load", async () => {
+    await owner('PATCH', `/pages/${pageId(1)}`, { videoUrl: '/assets/demo/missing.mp4' });
+    try {
+      const lead = await newLead();
+      const page = await open(lead.url);
+      const panel = page.getByRole('alert');
+      await expect.poll(() => panel.count()).toBe(1);
+      expect(await panel.locator('.video-error-title').textContent()).toBe('Error al cargar video');
+      expect(await panel.getByRole('button').textContent()).toBe('Refresca la página');
+      // The headline and the button's place stay where they were.
+      expect(await page.locator('.headline').textContent()).toContain('Clase 1');
+    } finally {
+      await owner('PATCH', `/pages/${pageId(1)}`, { videoUrl: '/assets/demo/vsl.mp4' });
+    }
+  });
+
+  it('plays the video again 100 ms after Continuar', async () => {
+    const lead = await newLead();
+    const page = await newPage();
+    await page.clock.install();
+    await page.goto(lead.url);
+    await play(page);
+    await expect.poll(() => videoTime(page)).toBeGreaterThan(0.3);
+    await page.evaluate(() => {
+      document.querySelector('video')?.pause();
+    });
+    await page.clock.fastForward('15:01');
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.count()).toBe(1);
+    await dialog.getByRole('button', { name: 'Continuar' }).click();
+    await page.clock.fastForward(200);
+    await expect.poll(() => page.evaluate(() => document.querySelector('video')?.paused)).toBe(false);
+    expect((await sessions(lead.id)).map((s) => s.startReason)).toEqual(['INITIAL_LOAD', 'AFTER_INACTIVITY']);
+  });
+
+  it('keeps the button within 350, 450 and 850 px by screen width, and bounces it every 3 s', async () => {
+    const lead = await newLead();
+    const page = await newPage();
+    await page.goto(lead.url);
+    const widths: number[] = [];
+    for (const width of [390, 800, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      widths.push(
+        await page.locator('.cta-button').evaluate((el) => parseFloat(getComputedStyle(el).maxWidth)),
+      );
+    }
+    expect(widths).toEqual([350, 450, 850]);
+    await play(page, 2);
+    await expect.poll(() => buttonVisible(page), { timeout: 15_000 }).toBe(true);
+    const animation = await page.locator('.cta-button').evaluate((el) => ({
+      name: getComputedStyle(el).animationName,
+      duration: getComputedStyle(el).animationDuration,
+    }));
+    expect(animation).toEqual({ name: 'bounce', duration: '3s' });
   });
 
   it('asked no third-party host for anything', () => {

@@ -1,8 +1,8 @@
 import type { LeadCreated, PreviewCreated } from '@embudo/contracts';
-import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startTestServer, type TestServer } from '../apps/server/test/server';
-import { CHROMIUM_PATH } from './chromium';
+import { launchChromium } from './chromium';
 
 /**
  * Every branch of spec §2.2, shown in English wherever an English configuration can reach it, in
@@ -154,17 +154,9 @@ describe('visitor views in English in Chromium (spec §2.2)', () => {
     }
     // Debian's Chromium, as ./chromium.ts launches it, plus a resolver rule so that the custom domains
     // reach the test server. Every other name fails to resolve: nothing can leave this machine.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        `--host-resolver-rules=MAP ${CUSTOM_HOST} 127.0.0.1, MAP ${RESERVED_HOST} 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost`,
-      ],
-    });
+    browser = await launchChromium([
+      `--host-resolver-rules=MAP ${CUSTOM_HOST} 127.0.0.1, MAP ${RESERVED_HOST} 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost`,
+    ]);
 
     // The English owner: an account, two custom domains, and one funnel per situation.
     const created = await server.services.accounts.create({
