@@ -26,6 +26,7 @@ import { previewRoutes } from './modules/previews/preview.routes';
 import { siteApiRoutes, visitorPageRoutes } from './modules/site/site.routes';
 import { loadWebAssets, WEB_DIST_DIR } from './modules/site/web-assets';
 import { conversionRoutes } from './modules/conversions/conversion.routes';
+import { flagRoutes } from './modules/fomo/flag.routes';
 import { fomoRoutes } from './modules/fomo/fomo.routes';
 import { geoRoutes } from './modules/geo/geo.routes';
 import { pixelRoutes } from './modules/pixel/pixel.routes';
@@ -89,6 +90,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   });
   await server.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
+  await server.register(flagRoutes);
   await server.register(fastifyStatic, {
     root: ASSETS_DIR,
     prefix: '/assets/',

@@ -239,4 +239,15 @@ describe.each(TEST_DIALECTS)('visitor FOMO API on %s', (dialect) => {
       }
     }
   });
+
+  it('serves country flags from our own assets, and nothing else from that folder', async () => {
+    const flag = await fetch(`${h.server.url}/assets/flags/mx.svg`);
+    expect(flag.status).toBe(200);
+    expect(flag.headers.get('content-type')).toContain('image/svg+xml');
+    expect(await flag.text()).toContain('<svg');
+    for (const path of ['qq.svg', 'MX.svg', 'mex.svg', '../package.json', '', '%2e%2e/package.json']) {
+      const answer = await fetch(`${h.server.url}/assets/flags/${path}`);
+      expect(answer.status, path).toBe(404);
+    }
+  });
 });
