@@ -10,7 +10,7 @@ import globals from 'globals';
  */
 const WEB_LAYERS = {
   shared: ['api', 'i18n', 'lib', 'layout', 'site-context'],
-  feature: ['button', 'legal', 'location', 'modals', 'preview', 'screens', 'tracking', 'video'],
+  feature: ['button', 'legal', 'location', 'modals', 'persuasion', 'preview', 'screens', 'tracking', 'video'],
   page: ['app', 'funnel-page', 'landing', 'page-actions'],
 };
 const WEB_BASE_RESTRICTIONS = {

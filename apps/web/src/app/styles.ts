@@ -47,5 +47,18 @@ a{color:inherit}
 @keyframes bounce{0%,20%,100%{transform:translateY(0)}7%{transform:translateY(-10px)}14%{transform:translateY(-4px)}}
 @media (min-width:640px){.cta-button{max-width:450px}}@media (min-width:1024px){.cta-button{max-width:850px}}
 @media (prefers-reduced-motion:reduce){.cta-visible .cta-button{animation:none}}
+.fake-progress{position:relative;height:28px;max-width:1000px;margin:0 auto 12px;background:rgba(255,255,255,.15);border-radius:999px;overflow:hidden;text-align:center}
+.fake-progress-fill{position:absolute;inset:0;background:#16a34a;transform-origin:left center;transition:transform 1s ease-out}
+.fake-progress-label{position:relative;display:block;line-height:28px;font-size:.85rem;font-weight:700;transition:opacity .3s}
+.countdown{height:84px;max-width:1000px;margin:0 auto 12px;padding:8px 12px;background:#b91c1c;color:#fff;border-radius:8px;display:flex;flex-direction:column;justify-content:center;overflow:hidden}
+.countdown p{margin:0}.countdown-title{font-weight:700;font-size:.95rem}.countdown-expired{font-weight:700;font-size:1.1rem}
+.countdown-units{display:flex;gap:12px;justify-content:center;font-variant-numeric:tabular-nums;margin-top:4px}
+.countdown-unit{display:flex;flex-direction:column;align-items:center;min-width:48px}.countdown-unit strong{font-size:1.4rem;line-height:1.1}.countdown-unit small{font-size:.7rem}
+.online-count{height:1.5em;line-height:1.5em;margin:8px 0;font-size:.9rem;color:#d4d4d8}
+.online-dot{display:inline-block;width:8px;height:8px;margin-right:6px;border-radius:50%;background:#ef4444;vertical-align:middle}
+.fomo{position:fixed;bottom:16px;z-index:60;display:flex;gap:10px;align-items:center;max-width:min(340px,calc(100vw - 32px));padding:10px 14px;background:#fff;color:#18181b;border-radius:10px;box-shadow:0 8px 30px rgba(0,0,0,.35);animation:fomo-in .5s ease-out;transition:opacity .5s}
+.fomo-left{left:16px}.fomo-right{right:16px}.fomo-leaving{opacity:0}.fomo-flag{flex:none;border-radius:2px}
+.fomo-text{margin:0;font-size:.9rem}.fomo-ago{display:block;color:#71717a;font-size:.75rem}
+@keyframes fomo-in{from{opacity:0}to{opacity:1}}
 .next-video-caption{margin:0;font-size:1.25rem}.next-video-count{margin:0;font-size:3rem;font-weight:700;line-height:1}
 `;

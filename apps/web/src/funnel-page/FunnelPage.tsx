@@ -13,6 +13,11 @@ import {
   preloadModal,
 } from '../modals/lazy';
 import { usePageActions } from '../page-actions/use-page-actions';
+import { CountdownBanner } from '../persuasion/CountdownBanner';
+import { FakeProgressBar } from '../persuasion/FakeProgressBar';
+import { FomoPopups, fomoEnabled, fomoSite } from '../persuasion/FomoPopups';
+import { OnlineCount } from '../persuasion/OnlineCount';
+import { validRange } from '../persuasion/persuasion-rules';
 import { useSession } from '../tracking/SessionProvider';
 import { newEventId, trackVideo } from '../tracking/tracking-api';
 import type { PlayerEvent, PlayerHandle } from '../video/player';
@@ -85,6 +90,7 @@ export function FunnelPage({
     [data.idPage],
   );
   const greeting = greetingName(data.lead.name, t('greeting.default'));
+  const onlineRange = data.isFakeUserOnlineOn ? validRange(data.fakeUserRange) : null;
 
   return (
     <div
@@ -92,6 +98,10 @@ export function FunnelPage({
       style={data.bgImageUrl ? { backgroundImage: `url(${JSON.stringify(data.bgImageUrl)})` } : undefined}
     >
       <main className="funnel-page">
+        {data.showFakeProgress ? (
+          <FakeProgressBar percent={data.barProgressPercent} textColor={data.barProgressTextColor} />
+        ) : null}
+        {data.countDownTime ? <CountdownBanner deadline={data.countDownTime} /> : null}
         <HeadlineBlock data={data} />
         {hasVideo && data.hostingVideo ? (
           <VideoPlayer
@@ -119,8 +129,12 @@ export function FunnelPage({
             void actions.onClick();
           }}
         />
+        {onlineRange ? <OnlineCount range={onlineRange} /> : null}
         {children}
       </main>
+      {fomoEnabled(data) ? (
+        <FomoPopups idFunnel={data.idFunnel} site={fomoSite(data)} location={session.location} />
+      ) : null}
       <Footer path={path} chat={false} />
       <Suspense fallback={null}>
         {session.inactive ? <LazyInactivityModal open onContinue={session.continueAfterInactivity} /> : null}

@@ -8,6 +8,8 @@ import { greetingName, personalise } from '../lib/greeting';
 import { Suspense } from 'react';
 import { LazyBlockedWindowModal } from '../modals/lazy';
 import { usePageActions } from '../page-actions/use-page-actions';
+import { FomoPopups, fomoEnabled, fomoSite } from '../persuasion/FomoPopups';
+import { useSession } from '../tracking/SessionProvider';
 
 /**
  * The simple landing variant (spec §2.3): the headline block and the button. The WhatsApp variant
@@ -41,6 +43,7 @@ export function LandingPage({
     flushVideo: () => undefined,
   });
   const greeting = greetingName(data.lead.name, t('greeting.default'));
+  const { location } = useSession();
   return (
     <div className={chat ? 'landing landing-chat' : 'landing'}>
       <main className="landing-main">
@@ -60,6 +63,9 @@ export function LandingPage({
         {children}
       </main>
       <Footer path={path} chat={chat} />
+      {fomoEnabled(data) ? (
+        <FomoPopups idFunnel={data.idFunnel} site={fomoSite(data)} location={location} />
+      ) : null}
       <Suspense fallback={null}>
         {actions.blockedUrl !== null ? (
           <LazyBlockedWindowModal

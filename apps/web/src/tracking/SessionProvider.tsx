@@ -27,6 +27,8 @@ export interface SessionApi {
   continueAfterInactivity: () => void;
   /** What runs once the visitor came back (the page resumes its video). */
   setOnResume: (run: (() => void) | null) => void;
+  /** The visitor's location ({} when unknown or not looked up); null while the lookup runs. */
+  location: Record<string, unknown> | null;
 }
 
 const SessionContext = createContext<SessionApi | null>(null);
@@ -248,8 +250,9 @@ export function SessionProvider({ token, tracking, location, children }: Session
       setOnResume: (run) => {
         onResume.current = run;
       },
+      location,
     }),
-    [sessionId, token, active, renew, end, setVideoPlaying, inactive, continueAfterInactivity],
+    [sessionId, token, active, renew, end, setVideoPlaying, inactive, continueAfterInactivity, location],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -1,0 +1,124 @@
+import type { FomoResponse, FunnelPageData } from '@embudo/contracts';
+import { TIMING } from '@embudo/contracts/runtime';
+import { useEffect, useState } from 'react';
+import { request } from '../api/http-client';
+import { useT } from '../i18n/I18nProvider';
+import { flagCode, minutesAgo } from './persuasion-rules';
+
+type FomoSite = 'LPI' | 'VIDEO' | 'OFFERT';
+
+/** The social-proof site of a page (spec §4.7): the WhatsApp landing, the offer, or a video page. */
+export function fomoSite(data: Pick<FunnelPageData, 'buttonAction'>): FomoSite {
+  if (data.buttonAction === 'LPI-REDIRECT-WPP') return 'LPI';
+  if (data.buttonAction === 'OFFERT') return 'OFFERT';
+  return 'VIDEO';
+}
+
+/** Whether the owner switched social proof on for this page's site. */
+export function fomoEnabled(data: Pick<FunnelPageData, 'buttonAction' | 'isFomoOn' | 'fomo'>): boolean {
+  const site = fomoSite(data);
+  const settings = site === 'LPI' ? data.fomo.lpi : site === 'OFFERT' ? data.fomo.offert : data.fomo.video;
+  return data.isFomoOn && settings.fomoApplied;
+}
+
+interface Shown {
+  key: number;
+  text: string;
+  ago: number;
+  flag: string | null;
+  fading: boolean;
+}
+
+/**
+ * Social-proof popups (spec §4.8): the first 15 s after the page shows, then one every `interval`
+ * seconds, each on screen 7 s with a 500 ms fade, on the configured side, saying "n minutes ago"
+ * (1 to 10) in the page's language, with the country's flag from our own assets. They float over
+ * the page, so nothing under them moves.
+ */
+export function FomoPopups({
+  idFunnel,
+  site,
+  location,
+}: {
+  idFunnel: string;
+  site: FomoSite;
+  /** The visitor's location ({} when unknown); null while it is being looked up. */
+  location: Record<string, unknown> | null;
+}) {
+  const t = useT();
+  const [answer, setAnswer] = useState<FomoResponse | null>(null);
+  const [shown, setShown] = useState<Shown | null>(null);
+
+  useEffect(() => {
+    if (location === null) return;
+    let gone = false;
+    request<FomoResponse>('POST', '/funnel/fomo', { idFunnel, location, site })
+      .then((fomo) => {
+        if (!gone) setAnswer(fomo);
+      })
+      .catch((error: unknown) => {
+        console.error('Error loading social proof', error);
+      });
+    return () => {
+      gone = true;
+    };
+  }, [idFunnel, site, location]);
+
+  useEffect(() => {
+    const messages = answer?.messages ?? [];
+    if (messages.length === 0) return;
+    const interval = Math.max(1, answer?.interval ?? 20) * 1000;
+    const timers = new Set<ReturnType<typeof setTimeout>>();
+    const later = (ms: number, run: () => void) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        run();
+      }, ms);
+      timers.add(timer);
+    };
+    let index = 0;
+    const showNext = () => {
+      const message = messages[index % messages.length];
+      index += 1;
+      if (message) {
+        const key = index;
+        const text = message.messageTemplate
+          .split('{name}')
+          .join(message.name)
+          .split('{location}')
+          .join(message.location);
+        setShown({ key, text, ago: minutesAgo(), flag: flagCode(message.countryCode), fading: false });
+        later(TIMING.fomoShown - TIMING.fomoFade, () => {
+          setShown((current) => (current?.key === key ? { ...current, fading: true } : current));
+        });
+        later(TIMING.fomoShown, () => {
+          setShown((current) => (current?.key === key ? null : current));
+        });
+      }
+      later(interval, showNext);
+    };
+    later(TIMING.fomoFirst, showNext);
+    return () => {
+      for (const timer of timers) clearTimeout(timer);
+    };
+  }, [answer]);
+
+  if (!shown || !answer) return null;
+  return (
+    <div
+      key={shown.key}
+      className={`fomo fomo-${answer.position}${shown.fading ? ' fomo-leaving' : ''}`}
+      role="status"
+    >
+      {shown.flag ? (
+        <img className="fomo-flag" src={`/assets/flags/${shown.flag}.svg`} alt="" width={24} height={18} />
+      ) : null}
+      <p className="fomo-text">
+        {shown.text}
+        <small className="fomo-ago">
+          {shown.ago === 1 ? t('fomo.oneMinuteAgo') : t('fomo.minutesAgo', { n: shown.ago })}
+        </small>
+      </p>
+    </div>
+  );
+}

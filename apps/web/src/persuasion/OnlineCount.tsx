@@ -1,0 +1,34 @@
+import { TIMING } from '@embudo/contracts/runtime';
+import { useEffect, useState } from 'react';
+import { useT } from '../i18n/I18nProvider';
+import { firstOnlineCount, nextOnlineCount } from './persuasion-rules';
+
+/**
+ * The online-viewer count (spec §4.8): appears 3 s after the page shows, then changes every 8 s by
+ * -2 to +5 within the range. The line is reserved from the first paint.
+ */
+export function OnlineCount({ range }: { range: readonly [number, number] }) {
+  const t = useT();
+  const [low, high] = range;
+  const [count, setCount] = useState<number | null>(null);
+  useEffect(() => {
+    const bounds = [low, high] as const;
+    let every: ReturnType<typeof setInterval> | undefined;
+    const first = setTimeout(() => {
+      setCount(firstOnlineCount(bounds));
+      every = setInterval(() => {
+        setCount((current) => nextOnlineCount(current ?? firstOnlineCount(bounds), bounds));
+      }, TIMING.fakeUsersEvery);
+    }, TIMING.fakeUsersDelay);
+    return () => {
+      clearTimeout(first);
+      clearInterval(every);
+    };
+  }, [low, high]);
+  return (
+    <p className="online-count" style={{ visibility: count === null ? 'hidden' : 'visible' }}>
+      <span className="online-dot" aria-hidden="true" />
+      {count === null ? '\u00a0' : t('fakeUsers.online', { count })}
+    </p>
+  );
+}
