@@ -51,6 +51,18 @@ describe('video, button and tracking sessions in Chromium', () => {
     return { id: created.lead.id, url: created.url, token: created.token };
   }
 
+  /** The lead watched these pages (the visitor API's "video viewed"): it moves on past them. */
+  async function watched(token: string, ...pageIds: string[]): Promise<void> {
+    for (const idPage of pageIds) {
+      const answer = await fetch(`${server.url}/api/funnel/site/complete`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token, idPage }),
+      });
+      expect(answer.status).toBe(200);
+    }
+  }
+
   const opened: Page[] = [];
   afterEach(async () => {
     // A test that failed half-way leaves no page behind to write rows into the next one.
@@ -124,11 +136,7 @@ describe('video, button and tracking sessions in Chromium', () => {
     await owner('PATCH', `/pages/${pageId(2)}`, { buttonTime: { hours: 0, minutes: 2, seconds: 0 } });
     try {
       // Move the lead to page 2 through the visitor API, as watching page 1 would.
-      await fetch(`${server.url}/api/funnel/site/complete`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ token: lead.token, idPage: pageId(1) }),
-      });
+      await watched(lead.token, pageId(1));
       const page = await open(lead.url);
       expect(await page.locator('.headline').textContent()).toContain('Clase 2');
       await play(page);
@@ -271,13 +279,7 @@ describe('video, button and tracking sessions in Chromium', () => {
 
   it('on the OFFERT page stores the offer when the button shows and ends the session with OFFERT', async () => {
     const lead = await newLead();
-    for (const id of [pageId(1), pageId(2)]) {
-      await fetch(`${server.url}/api/funnel/site/complete`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ token: lead.token, idPage: id }),
-      });
-    }
+    await watched(lead.token, pageId(1), pageId(2));
     // The offer link, on this machine: nothing may leave for the internet.
     const offer = `${server.url}/api/health?offer=1`;
     await owner('PATCH', `/pages/${pageId(3)}`, { buttonUrl: offer });
@@ -412,13 +414,7 @@ describe('video, button and tracking sessions in Chromium', () => {
     const lead = await newLead();
     const offer = `${server.url}/api/health?offer=2`;
     await owner('PATCH', `/pages/${pageId(3)}`, { buttonUrl: offer });
-    for (const id of [pageId(1), pageId(2)]) {
-      await fetch(`${server.url}/api/funnel/site/complete`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ token: lead.token, idPage: id }),
-      });
-    }
+    await watched(lead.token, pageId(1), pageId(2));
     const page = await newPage();
     // A popup blocker: window.open gives nothing back.
     await page.addInitScript(() => {

@@ -1,17 +1,10 @@
 import type { FunnelPageData } from '@embudo/contracts';
 import { Suspense, useEffect, useMemo, useRef } from 'react';
-import { CtaButton } from '../button/CtaButton';
 import { useButtonVisibility } from '../button/use-button-visibility';
-import { useT } from '../i18n/I18nProvider';
 import { Footer } from '../layout/Footer';
 import { HeadlineBlock } from '../layout/HeadlineBlock';
-import { greetingName, personalise } from '../lib/greeting';
-import {
-  LazyBlockedWindowModal,
-  LazyInactivityModal,
-  LazyNextVideoOverlay,
-  preloadModal,
-} from '../modals/lazy';
+import { LazyInactivityModal, LazyNextVideoOverlay, preloadModal } from '../modals/lazy';
+import { ActionButton } from '../page-actions/ActionButton';
 import { usePageActions } from '../page-actions/use-page-actions';
 import { CountdownBanner } from '../persuasion/CountdownBanner';
 import { FakeProgressBar } from '../persuasion/FakeProgressBar';
@@ -40,7 +33,6 @@ export function FunnelPage({
   reload: () => Promise<unknown>;
   children?: React.ReactNode;
 }) {
-  const t = useT();
   const session = useSession();
   const hasVideo = data.hostingVideo !== null && Boolean(data.videoUrl ?? data.videoId);
   const visibility = useButtonVisibility({
@@ -89,7 +81,6 @@ export function FunnelPage({
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [data.idPage],
   );
-  const greeting = greetingName(data.lead.name, t('greeting.default'));
   const onlineRange = data.isFakeUserOnlineOn ? validRange(data.fakeUserRange) : null;
 
   return (
@@ -119,16 +110,7 @@ export function FunnelPage({
             }}
           />
         ) : null}
-        <CtaButton
-          html={personalise(data.buttonCopy, greeting)}
-          bgColor={data.buttonBgColor}
-          textColor={data.buttonTextColor}
-          visible={visibility.visible}
-          busy={actions.busy}
-          onClick={() => {
-            void actions.onClick();
-          }}
-        />
+        <ActionButton data={data} visible={visibility.visible} actions={actions} />
         {onlineRange ? <OnlineCount range={onlineRange} /> : null}
         {children}
       </main>
@@ -138,14 +120,6 @@ export function FunnelPage({
       <Footer path={path} chat={false} />
       <Suspense fallback={null}>
         {session.inactive ? <LazyInactivityModal open onContinue={session.continueAfterInactivity} /> : null}
-        {actions.blockedUrl !== null ? (
-          <LazyBlockedWindowModal
-            open
-            url={actions.blockedUrl}
-            onCancel={actions.closeBlocked}
-            onContinue={actions.closeBlocked}
-          />
-        ) : null}
         {actions.nextVideo ? <LazyNextVideoOverlay visible onDone={actions.onNextVideoDone} /> : null}
       </Suspense>
     </div>

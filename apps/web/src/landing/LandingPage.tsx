@@ -1,12 +1,8 @@
 import type { FunnelPageData } from '@embudo/contracts';
-import { CtaButton } from '../button/CtaButton';
 import { useButtonVisibility } from '../button/use-button-visibility';
-import { useT } from '../i18n/I18nProvider';
 import { Footer } from '../layout/Footer';
 import { HeadlineBlock } from '../layout/HeadlineBlock';
-import { greetingName, personalise } from '../lib/greeting';
-import { Suspense } from 'react';
-import { LazyBlockedWindowModal } from '../modals/lazy';
+import { ActionButton } from '../page-actions/ActionButton';
 import { usePageActions } from '../page-actions/use-page-actions';
 import { FomoPopups, fomoEnabled, fomoSite } from '../persuasion/FomoPopups';
 import { useSession } from '../tracking/SessionProvider';
@@ -27,7 +23,6 @@ export function LandingPage({
   reload: () => Promise<unknown>;
   children?: React.ReactNode;
 }) {
-  const t = useT();
   const chat = data.buttonAction === 'LPI-REDIRECT-WPP';
   const visibility = useButtonVisibility({
     pageId: data.idPage,
@@ -42,23 +37,13 @@ export function LandingPage({
     buttonVisible: visibility.visible,
     flushVideo: () => undefined,
   });
-  const greeting = greetingName(data.lead.name, t('greeting.default'));
   const { location } = useSession();
   return (
     <div className={chat ? 'landing landing-chat' : 'landing'}>
       <main className="landing-main">
         <HeadlineBlock data={data} />
         {data.buttonCopy !== '' ? (
-          <CtaButton
-            html={personalise(data.buttonCopy, greeting)}
-            bgColor={data.buttonBgColor}
-            textColor={data.buttonTextColor}
-            visible={visibility.visible}
-            busy={actions.busy}
-            onClick={() => {
-              void actions.onClick();
-            }}
-          />
+          <ActionButton data={data} visible={visibility.visible} actions={actions} />
         ) : null}
         {children}
       </main>
@@ -66,16 +51,6 @@ export function LandingPage({
       {fomoEnabled(data) ? (
         <FomoPopups idFunnel={data.idFunnel} site={fomoSite(data)} location={location} />
       ) : null}
-      <Suspense fallback={null}>
-        {actions.blockedUrl !== null ? (
-          <LazyBlockedWindowModal
-            open
-            url={actions.blockedUrl}
-            onCancel={actions.closeBlocked}
-            onContinue={actions.closeBlocked}
-          />
-        ) : null}
-      </Suspense>
     </div>
   );
 }

@@ -49,3 +49,6 @@ export interface VideoSource {
  * 'Error al cargar video'.
  */
 export type PlayerAdapter = (source: VideoSource, options: MountOptions) => Promise<PlayerHandle>;
+
+/** How long a provider's player may take to load before the page shows 'Error al cargar video'. */
+export const PROVIDER_LOAD_TIMEOUT_MS = 20_000;

@@ -1,4 +1,4 @@
-import type { PlayerAdapter, PlayerHandle } from '../player';
+import { type PlayerAdapter, type PlayerHandle, PROVIDER_LOAD_TIMEOUT_MS } from '../player';
 
 /**
  * The generic embedded player: an iframe of the page's `videoUrl` (http or https only). It speaks no
@@ -11,9 +11,6 @@ import type { PlayerAdapter, PlayerHandle } from '../player';
  * The frame is sandboxed without `allow-top-navigation`: whatever the owner embeds cannot navigate the
  * visitor's page away, even after a click inside it (links that open a new tab still work).
  */
-
-/** How long the frame may take to load before the page shows 'Error al cargar video'. */
-const LOAD_TIMEOUT_MS = 20_000;
 
 export function embedUrl(videoUrl: string | null): URL | null {
   if (!videoUrl) return null;
@@ -61,7 +58,7 @@ export const mountEmbed: PlayerAdapter = (source, { container, onEvent }) => {
     const timer = setTimeout(() => {
       handle.destroy();
       reject(new Error('The embedded video did not load in time'));
-    }, LOAD_TIMEOUT_MS);
+    }, PROVIDER_LOAD_TIMEOUT_MS);
     iframe.addEventListener(
       'load',
       () => {

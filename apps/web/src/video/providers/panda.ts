@@ -1,4 +1,10 @@
-import type { PlayerAdapter, PlayerEvent, PlayerHandle, VideoSource } from '../player';
+import {
+  type PlayerAdapter,
+  type PlayerEvent,
+  type PlayerHandle,
+  type VideoSource,
+  PROVIDER_LOAD_TIMEOUT_MS,
+} from '../player';
 
 /**
  * Panda Video: an iframe `https://player-vz-<library>.tv.pandavideo.com.br/embed/?v=<videoId>` that
@@ -22,8 +28,6 @@ import type { PlayerAdapter, PlayerEvent, PlayerHandle, VideoSource } from '../p
 /** Embed hosts: `player-vz-<library>.tv.pandavideo.com.br` (and the newer `.com`). */
 const PANDA_HOST = /^player-vz-[a-z0-9-]+\.tv\.pandavideo\.com(\.br)?$/;
 const SAFE_ID = /^[A-Za-z0-9-]+$/;
-/** How long the player may take to say it is ready before the page shows 'Error al cargar video'. */
-const LOAD_TIMEOUT_MS = 20_000;
 
 /** The embed URL: from `videoUrl`, or built from `videoId` + `videoLibrary`; null when invalid. */
 export function pandaEmbedUrl(
@@ -144,7 +148,7 @@ export const mountPanda: PlayerAdapter = (source, { container, startAt, onEvent 
   return new Promise<PlayerHandle>((resolve, reject) => {
     const timer = setTimeout(() => {
       fail('The Panda player did not load in time');
-    }, LOAD_TIMEOUT_MS);
+    }, PROVIDER_LOAD_TIMEOUT_MS);
 
     const teardown = () => {
       destroyed = true;

@@ -1,4 +1,10 @@
-import type { PlayerAdapter, PlayerEvent, PlayerHandle, VideoSource } from '../player';
+import {
+  type PlayerAdapter,
+  type PlayerEvent,
+  type PlayerHandle,
+  type VideoSource,
+  PROVIDER_LOAD_TIMEOUT_MS,
+} from '../player';
 
 /**
  * Vimeo, through the official `@vimeo/player` SDK (loaded on demand, so it stays out of the main
@@ -19,8 +25,6 @@ import type { PlayerAdapter, PlayerEvent, PlayerHandle, VideoSource } from '../p
  */
 
 const VIMEO_PLAYER_ORIGIN = 'https://player.vimeo.com';
-/** How long the player may take to answer `ready` before the page shows 'Error al cargar video'. */
-const LOAD_TIMEOUT_MS = 20_000;
 
 interface VimeoVideo {
   id: string;
@@ -84,7 +88,7 @@ export const mountVimeo: PlayerAdapter = async (source, { container, startAt, on
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       reject(new Error('The Vimeo player did not load in time'));
-    }, LOAD_TIMEOUT_MS);
+    }, PROVIDER_LOAD_TIMEOUT_MS);
   });
 
   // The iframe lives in a shadow root. The SDK installs page-wide listeners at import time that look

@@ -1,4 +1,10 @@
-import type { PlayerAdapter, PlayerEvent, PlayerHandle, VideoSource } from '../player';
+import {
+  type PlayerAdapter,
+  type PlayerEvent,
+  type PlayerHandle,
+  type VideoSource,
+  PROVIDER_LOAD_TIMEOUT_MS,
+} from '../player';
 
 /**
  * VTurb (ConverteAI) smartplayer. Not an iframe: VTurb's script runs in the page, draws its player
@@ -24,8 +30,6 @@ import type { PlayerAdapter, PlayerEvent, PlayerHandle, VideoSource } from '../p
 const VTURB_SCRIPT_HOST = 'scripts.converteai.net';
 const SCRIPT_PATH = /^\/([A-Za-z0-9-]+)\/players\/([A-Za-z0-9]+)\/(v4\/)?player\.js$/;
 const SAFE_ID = /^[A-Za-z0-9-]+$/;
-/** How long the script may take to register its player before the page shows 'Error al cargar video'. */
-const LOAD_TIMEOUT_MS = 20_000;
 const POLL_MS = 100;
 
 interface VturbEmbed {
@@ -129,7 +133,7 @@ export const mountVturb: PlayerAdapter = (source, { container, startAt, onEvent 
     const cleanups: (() => void)[] = [];
     const timer = setTimeout(() => {
       fail('The VTurb player did not load in time');
-    }, LOAD_TIMEOUT_MS);
+    }, PROVIDER_LOAD_TIMEOUT_MS);
     const poll = setInterval(findInstance, POLL_MS);
 
     function teardown() {
