@@ -17,6 +17,7 @@ a{color:inherit}
 .site-footer{padding:24px 16px;font-size:.75rem;color:#a1a1aa;text-align:center;max-width:1000px;margin:0 auto}
 .site-footer p{margin:.5em 0}
 .preview-bar{position:fixed;top:12px;right:12px;display:flex;gap:8px;align-items:center;z-index:50}
+.funnel-page:has(.preview-bar),.landing-main:has(.preview-bar){padding-top:64px}
 .preview-badge{background:#f59e0b;color:#111;font-weight:700;font-size:.8rem;padding:6px 10px;border-radius:999px}
 .round-arrow{width:40px;height:40px;border-radius:50%;border:0;background:#fff;color:#111;font-size:1.2rem;cursor:pointer}
 .legal-page{max-width:760px;margin:0 auto;padding:32px 16px;background:#fff;color:#18181b;min-height:100vh}
