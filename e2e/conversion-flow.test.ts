@@ -382,7 +382,7 @@ describe('video, button and tracking sessions in Chromium', () => {
     const page = await context.newPage();
     await page.goto(lead.url);
     await expect.poll(async () => (await sessions(lead.id)).length).toBe(1);
-    await page.close();
+    await page.close({ runBeforeUnload: true });
     await expect.poll(async () => (await sessions(lead.id))[0]?.endReason).toBe('PAGE_CLOSE');
     const again = await context.newPage();
     await again.goto(lead.url);

@@ -4,7 +4,7 @@ import { useButtonVisibility } from '../button/use-button-visibility';
 import { Footer } from '../layout/Footer';
 import { HeadlineBlock } from '../layout/HeadlineBlock';
 import { LazyInactivityModal, LazyNextVideoOverlay, preloadModal } from '../modals/lazy';
-import { ActionButton } from '../page-actions/ActionButton';
+import { ActionButton, BlockedWindow } from '../page-actions/ActionButton';
 import { usePageActions } from '../page-actions/use-page-actions';
 import { CountdownBanner } from '../persuasion/CountdownBanner';
 import { FakeProgressBar } from '../persuasion/FakeProgressBar';
@@ -14,7 +14,10 @@ import { validRange } from '../persuasion/persuasion-rules';
 import { useSession } from '../tracking/SessionProvider';
 import { newEventId, trackVideo } from '../tracking/tracking-api';
 import type { PlayerEvent, PlayerHandle } from '../video/player';
-import { createVideoTracker, resumePoint, type VideoTracker } from '../video/video-tracker';
+import { createVideoTracker, resumePoint, type VideoRecord, type VideoTracker } from '../video/video-tracker';
+
+/** Enough for minutes of playback before a slow session start; beyond that, the oldest are kept. */
+const MAX_WAITING_RECORDS = 50;
 import { VideoPlayer } from '../video/VideoPlayer';
 
 /**
@@ -118,6 +121,7 @@ export function FunnelPage({
         <FomoPopups idFunnel={data.idFunnel} site={fomoSite(data)} location={session.location} />
       ) : null}
       <Footer path={path} chat={false} />
+      <BlockedWindow actions={actions} />
       <Suspense fallback={null}>
         {session.inactive ? <LazyInactivityModal open onContinue={session.continueAfterInactivity} /> : null}
         {actions.nextVideo ? <LazyNextVideoOverlay visible onDone={actions.onNextVideoDone} /> : null}
@@ -134,8 +138,15 @@ function useVideoTracker(data: FunnelPageData, session: ReturnType<typeof useSes
   const tracker = useRef<VideoTracker | null>(null);
   const { token, sessionId, tracking } = session;
   const target = useRef({ token, sessionId, tracking });
+  /** Records made before the session has its id (a visitor who plays at once): sent once it has. */
+  const waiting = useRef<VideoRecord[]>([]);
   useEffect(() => {
     target.current = { token, sessionId, tracking };
+    if (!tracking || !token) waiting.current = [];
+    if (!tracking || !token || !sessionId) return;
+    for (const record of waiting.current.splice(0)) {
+      trackVideo({ ...record, token, idTrackingPageSession: sessionId, eventId: newEventId() });
+    }
   }, [token, sessionId, tracking]);
 
   useEffect(() => {
@@ -144,7 +155,11 @@ function useVideoTracker(data: FunnelPageData, session: ReturnType<typeof useSes
       periodic: data.hostingVideo === 'PANDA',
       send: (record) => {
         const { token, sessionId, tracking } = target.current;
-        if (!tracking || !token || !sessionId) return;
+        if (!tracking || !token) return;
+        if (!sessionId) {
+          if (waiting.current.length < MAX_WAITING_RECORDS) waiting.current.push(record);
+          return;
+        }
         trackVideo({ ...record, token, idTrackingPageSession: sessionId, eventId: newEventId() });
       },
     });

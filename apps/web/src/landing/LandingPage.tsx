@@ -2,7 +2,7 @@ import type { FunnelPageData } from '@embudo/contracts';
 import { useButtonVisibility } from '../button/use-button-visibility';
 import { Footer } from '../layout/Footer';
 import { HeadlineBlock } from '../layout/HeadlineBlock';
-import { ActionButton } from '../page-actions/ActionButton';
+import { ActionButton, BlockedWindow } from '../page-actions/ActionButton';
 import { usePageActions } from '../page-actions/use-page-actions';
 import { FomoPopups, fomoEnabled, fomoSite } from '../persuasion/FomoPopups';
 import { useSession } from '../tracking/SessionProvider';
@@ -48,6 +48,7 @@ export function LandingPage({
         {children}
       </main>
       <Footer path={path} chat={chat} />
+      <BlockedWindow actions={actions} />
       {fomoEnabled(data) ? (
         <FomoPopups idFunnel={data.idFunnel} site={fomoSite(data)} location={location} />
       ) : null}
