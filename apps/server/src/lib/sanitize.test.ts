@@ -479,6 +479,12 @@ describe('styles', () => {
 });
 
 describe('URL schemes', () => {
+  it('keeps a space inside a link where the owner put it, and drops what browsers drop', () => {
+    expect(sanitize('<a href="/a b">x</a>')).toBe('<a href="/a b">x</a>');
+    expect(sanitize('<a href=" \u00a0/a\tb\n ">x</a>')).toBe('<a href="/ab">x</a>');
+    expect(sanitize('<a href="\u2028java\tscript:alert(1)">x</a>')).toBe('<a>x</a>');
+  });
+
   const allowed = [
     'http://example.com/',
     'https://example.com/path?q=1',

@@ -10,19 +10,22 @@ import {
 import sanitizeHtml from 'sanitize-html';
 
 /**
- * Characters a browser or a later trim() may drop from a URL's start: C0/C1 controls and Unicode
- * spaces. sanitize-html strips only \x00-\x20 before checking the scheme, so we strip the rest first.
+ * Characters a browser or a later trim() may drop around a URL: C0/C1 controls and Unicode spaces.
+ * sanitize-html strips only \x00-\x20 before checking the scheme, so we strip the rest from both
+ * ends first. Inside a URL only tabs and line breaks go (browsers drop them there too), so a space
+ * inside a link stays where the owner put it.
  */
-const INVISIBLE =
+const INVISIBLE_AT_ENDS =
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  /[\u0000-\u0020\u007f-\u00a0\u1680\u180e\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff]/g;
+  /^[\u0000-\u0020\u007f-\u00a0\u1680\u180e\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff]+|[\u0000-\u0020\u007f-\u00a0\u1680\u180e\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff]+$/g;
+const TAB_OR_NEWLINE = /[\t\n\r]/g;
 
 /** Applied to every tag before the allow-lists: clean URL attributes, drop `!important` styles. */
 function normaliseAttributes(tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
   const out: sanitizeHtml.Attributes = { ...attribs };
   for (const name of URL_ATTRIBUTES) {
     const value = out[name];
-    if (value !== undefined) out[name] = value.replace(INVISIBLE, '');
+    if (value !== undefined) out[name] = value.replace(TAB_OR_NEWLINE, '').replace(INVISIBLE_AT_ENDS, '');
   }
   if (out.style !== undefined) {
     // The policy allows a value, not a value that overrides the page's own styles.
