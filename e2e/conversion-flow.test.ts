@@ -318,7 +318,12 @@ describe('video, button and tracking sessions in Chromium', () => {
     const lead = await newLead();
     const page = await newPage();
     await page.clock.install();
+    // The idle count starts when the page knows its session: wait for that answer, and for React
+    // to take it in, before moving the clock.
+    const started = page.waitForResponse((response) => response.url().endsWith('/funnel/track/page'));
     await page.goto(lead.url);
+    await started;
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
     await expect.poll(async () => (await sessions(lead.id)).length).toBe(1);
     await page.clock.fastForward('14:59');
     expect(await page.getByRole('dialog').count()).toBe(0);

@@ -160,6 +160,7 @@ class Network {
   readonly urls: string[] = [];
   started = 0;
   answered = 0;
+  readonly failures: string[] = [];
 
   constructor(context: BrowserContext, origin: string, foreign: string[]) {
     context.on('request', (request) => {
@@ -175,7 +176,13 @@ class Network {
       if (this.open.delete(request)) this.answered += 1;
     };
     context.on('requestfinished', done);
-    context.on('requestfailed', done);
+    context.on('requestfailed', (request) => {
+      this.failures.push(`${request.url()} ${request.failure()?.errorText ?? ''}`);
+      done(request);
+    });
+    context.on('response', (response) => {
+      if (response.status() >= 400) this.failures.push(`${response.url()} ${response.status()}`);
+    });
   }
 
   /** Waits (real time) until every request has its answer. */
@@ -669,8 +676,9 @@ describe('timed persuasion elements in Chromium (spec §2.4, §2.5, §4.8, §9)'
         expect(step).toBeGreaterThanOrEqual(-2);
         expect(step).toBeLessThanOrEqual(5);
       });
-      // In a wide range a change is 0 one time in 8: six ticks without 3 visible changes is a defect.
-      if (s.range[1] - s.range[0] > 20) expect(later.length).toBeGreaterThanOrEqual(3);
+      // Where the range does not hold the count, a change is 0 one time in 8: fewer than 2 visible
+      // changes in 6 updates would happen about once in 6000 runs.
+      if (s.range[1] - s.range[0] >= 1000) expect(later.length).toBeGreaterThanOrEqual(2);
     }, 120_000);
 
     it('shows the countdown at 5 s and takes one second off it every second, with its labels', async () => {
@@ -731,14 +739,15 @@ describe('timed persuasion elements in Chromium (spec §2.4, §2.5, §4.8, §9)'
         });
       // 7.5 s before the deadline: 7, 6, …, 0 at each refresh, then the first refresh past it says so.
       const near = await open((await newLead(timed[language])).url, { clockAt: DEADLINE - 7500 });
-      const changes = await near.watch(() => read(near), { until: 9500, focus: [5000, 7000, 8000, 9000] });
+      const ticks = Array.from({ length: 9 }, (_, k) => SECOND * (k + 1));
+      const changes = await near.watch(() => read(near), { until: 9500, focus: ticks });
       expect(changes.map((c) => c.value)).toEqual([
         ...[6, 5, 4, 3, 2, 1, 0].map((n, i) => ({ visible: i >= 4, seconds: `0${n}`, expired: null })),
         { visible: true, seconds: null, expired: text.expired },
       ]);
-      expectAt(changes[4], 5000, 'the banner shows');
-      expectAt(changes[6], 7000, 'the last second');
-      expectAt(changes[7], 8000, 'the expired label, at the first refresh past the deadline');
+      changes.forEach((change, k) => {
+        expectAt(change, ticks[k] ?? 0, k === 7 ? 'the expired label' : `refresh ${k + 1}`);
+      });
 
       // Opened a minute after the deadline (the owner's exception keeps the page open).
       const late = await open((await newLead(timed[language])).url, { clockAt: DEADLINE + 60_000 });
@@ -760,8 +769,9 @@ describe('timed persuasion elements in Chromium (spec §2.4, §2.5, §4.8, §9)'
           });
         }
       });
-      // The social-proof answer came in at 0 ms: the popups' schedule starts there.
-      expect(t.net.paths()).toContain('/funnel/fomo');
+      // The social-proof answer came in at 0 ms (the clock stands still while it travels).
+      await expect.poll(() => t.net.paths()).toContain('/funnel/fomo');
+      await t.settle();
       expect(await t.page.locator('.fomo').count()).toBe(0);
       const read = () =>
         t.page.evaluate(() => {
@@ -915,8 +925,11 @@ describe('timed persuasion elements in Chromium (spec §2.4, §2.5, §4.8, §9)'
             return {
               position: overlay ? getComputedStyle(overlay).position : null,
               background: overlay ? getComputedStyle(overlay).backgroundColor : null,
-              covers: rect ? [rect.left, rect.top, rect.width, rect.height] : null,
-              viewport: [0, 0, document.documentElement.clientWidth, document.documentElement.clientHeight],
+              covers:
+                rect?.left === 0 &&
+                rect.top === 0 &&
+                rect.width === document.documentElement.clientWidth &&
+                rect.height === document.documentElement.clientHeight,
               spinner: overlay?.querySelector('.spinner') !== null,
             };
           });
@@ -927,13 +940,9 @@ describe('timed persuasion elements in Chromium (spec §2.4, §2.5, §4.8, §9)'
       expect(dim).toEqual({
         position: 'fixed',
         background: 'rgba(0, 0, 0, 0.8)',
-        covers: (dim as { viewport: unknown } | null)?.viewport,
-        viewport: expect.any(Array) as unknown,
+        covers: true,
         spinner: true,
       });
-      console.info(
-        `[${language}] the next-video overlay showed ${shown.before - endedAt} to ${shown.after - endedAt} ms after the video ended`,
-      );
 
       const steps = [500, 1000, 1500, 2000];
       const changes = await t.watch(read, {
@@ -954,13 +963,17 @@ describe('timed persuasion elements in Chromium (spec §2.4, §2.5, §4.8, §9)'
           i < 3 ? `the overlay shows ${2 - i}` : 'the overlay hides after 500 ms at 0',
         );
       });
-      // It told its parent: the lead moved on and the next page shows.
-      await expect
-        .poll(async () => {
-          await t.settle();
-          return t.page.locator('.headline').textContent();
-        })
-        .toBe(`Second page ${language}`);
+      // It told its parent: the lead moved on and the next page shows. Nothing is timed from here
+      // on, so the clock runs freely again, as it would for a visitor.
+      await t.page.clock.resume();
+      const headline = async () => {
+        const shown = await t.page.locator('.headline').textContent();
+        // What the page asked and what failed, should it stay on the first page.
+        return shown === `Second page ${language}`
+          ? shown
+          : `${shown ?? ''} (requests: ${t.net.paths().join(' ')}; failures: ${t.net.failures.join(' ')})`;
+      };
+      await expect.poll(headline).toBe(`Second page ${language}`);
     });
   });
 
@@ -995,16 +1008,16 @@ describe('timed persuasion elements in Chromium (spec §2.4, §2.5, §4.8, §9)'
   });
 
   it('shows popups from the funnel’s real conversions, one per person, first names only, when the owner chose that source', async () => {
-    const valentina = await newLead(fromConversions, 'valentina garcía');
-    const mateo = await newLead(fromConversions, 'Mateo Ruiz');
+    const valentinaLead = await newLead(fromConversions, 'valentina garcía');
+    const mateoLead = await newLead(fromConversions, 'Mateo Ruiz');
     await newLead(fromConversions, 'Nadie Sinconversión');
     // Valentina converts from Mexico; Mateo from an unknown place, then once more, last.
     // (A few ms apart: they are shown newest first.)
-    await watched(valentina.token, item(fromConversions.pages, 0), MEXICAN_IP);
+    await watched(valentinaLead.token, item(fromConversions.pages, 0), MEXICAN_IP);
     await sleep(10);
-    await watched(mateo.token, item(fromConversions.pages, 0));
+    await watched(mateoLead.token, item(fromConversions.pages, 0));
     await sleep(10);
-    await watched(mateo.token, item(fromConversions.pages, 1));
+    await watched(mateoLead.token, item(fromConversions.pages, 1));
     // A conversion in another funnel does not count here.
     const stranger = await newLead(timed.es, 'Forastero');
     await watched(stranger.token, item(timed.es.pages, 0));
@@ -1022,19 +1035,21 @@ describe('timed persuasion elements in Chromium (spec §2.4, §2.5, §4.8, §9)'
             }
           : null;
       });
-    const changes = await t.watch(read, {
-      until: 32_300,
-      focus: [15_000, 21_500, 22_000, 25_000, 31_500, 32_000],
-    });
+    const moments = [15_000, 21_500, 22_000, 25_000, 31_500, 32_000, 35_000];
+    const changes = await t.watch(read, { until: 35_300, focus: moments });
+    const mateo = { text: 'Mateo está viendo esta clase', flag: null };
+    const valentina = { text: 'Valentina está viendo esta clase', flag: '/assets/flags/mx.svg' };
+    // Newest first; the third popup is the first again: those two are the whole list.
     expect(changes.map((c) => c.value)).toEqual([
-      { text: 'Mateo está viendo esta clase', flag: null, leaving: false },
-      { text: 'Mateo está viendo esta clase', flag: null, leaving: true },
+      { ...mateo, leaving: false },
+      { ...mateo, leaving: true },
       null,
-      { text: 'Valentina está viendo esta clase', flag: '/assets/flags/mx.svg', leaving: false },
-      { text: 'Valentina está viendo esta clase', flag: '/assets/flags/mx.svg', leaving: true },
+      { ...valentina, leaving: false },
+      { ...valentina, leaving: true },
       null,
+      { ...mateo, leaving: false },
     ]);
-    [15_000, 21_500, 22_000, 25_000, 31_500, 32_000].forEach((ms, i) => {
+    moments.forEach((ms, i) => {
       expectAt(changes[i], ms, `popup change ${i + 1}`);
     });
   }, 120_000);
@@ -1050,7 +1065,7 @@ describe('timed persuasion elements in Chromium (spec §2.4, §2.5, §4.8, §9)'
     expect(await t.page.locator('.fomo').getAttribute('class')).toBe('fomo fomo-left');
   });
 
-  it('shows none of the elements whose owner setting is off', async () => {
+  it('shows none of the elements whose owner setting is off, and stores no range or country code the page cannot use', async () => {
     for (const target of [fomoOffForVideo, fomoOffForFunnel]) {
       const t = await open((await newLead(target)).url);
       const read = () =>
@@ -1066,6 +1081,11 @@ describe('timed persuasion elements in Chromium (spec §2.4, §2.5, §4.8, §9)'
     // The range is two numbers or nothing: the owner cannot store anything else.
     for (const fakeUserRange of [[20], [20, 100, 3], ['20', 100], [100, 20]]) {
       expect((await owner('PATCH', `/funnels/${timed.es.id}`, { fakeUserRange })).status).toBe(400);
+    }
+    // A flag needs a 2-letter code: nothing else is stored for the owner's popups.
+    for (const countryCode of ['MEX', 'M', 'm1']) {
+      const messages = [{ name: 'Ana', location: 'Monterrey', countryCode }];
+      expect((await owner('PATCH', `/funnels/${timed.es.id}`, { fomo: { messages } })).status).toBe(400);
     }
   }, 120_000);
 

@@ -59,7 +59,7 @@ a{color:inherit}
 .online-dot{display:inline-block;width:8px;height:8px;margin-right:6px;border-radius:50%;background:#ef4444;vertical-align:middle}
 .fomo{position:fixed;bottom:16px;z-index:60;display:flex;gap:10px;align-items:center;max-width:min(340px,calc(100vw - 32px));padding:10px 14px;background:#fff;color:#18181b;border-radius:10px;box-shadow:0 8px 30px rgba(0,0,0,.35);animation:fomo-in .5s ease-out;transition:opacity .5s}
 .fomo-left{left:16px}.fomo-right{right:16px}.fomo-leaving{opacity:0}.fomo-flag{flex:none;border-radius:2px}
-.fomo-text{margin:0;font-size:.9rem}.fomo-ago{display:block;color:#71717a;font-size:.75rem}
+.fomo-text{margin:0;font-size:.9rem}.fomo-place,.fomo-ago{display:block;color:#71717a;font-size:.75rem}
 @keyframes fomo-in{from{opacity:0}to{opacity:1}}
 .next-video-caption{margin:0;font-size:1.25rem}.next-video-count{margin:0;font-size:3rem;font-weight:700;line-height:1}
 `;

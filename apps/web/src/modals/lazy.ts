@@ -3,7 +3,7 @@ import { lazy } from 'react';
 /**
  * The modals and the overlay appear only after something happens (a blocked popup, 15 idle
  * minutes, a video's end), so their code loads on demand and stays out of the first bundle.
- * `preload` fetches one ahead of need (the overlay as soon as the video plays).
+ * `preloadModal` fetches one ahead of need (the overlay as soon as the video plays).
  */
 const loaders = {
   blockedWindow: () => import('./BlockedWindowModal').then((m) => ({ default: m.BlockedWindowModal })),

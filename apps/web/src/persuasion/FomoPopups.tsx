@@ -1,6 +1,6 @@
 import type { FomoResponse, FunnelPageData } from '@embudo/contracts';
 import { TIMING } from '@embudo/contracts/runtime';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { request } from '../api/http-client';
 import { useT } from '../i18n/I18nProvider';
 import { flagCode, minutesAgo } from './persuasion-rules';
@@ -24,6 +24,8 @@ export function fomoEnabled(data: Pick<FunnelPageData, 'buttonAction' | 'isFomoO
 interface Shown {
   key: number;
   text: string;
+  /** Where the person is ('Monterrey, MX'); empty when unknown. */
+  place: string;
   ago: number;
   flag: string | null;
   fading: boolean;
@@ -48,6 +50,11 @@ export function FomoPopups({
   const t = useT();
   const [answer, setAnswer] = useState<FomoResponse | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
+  // The 15 s count from when the page showed, not from when the messages arrived.
+  const shownSince = useRef<number | null>(null);
+  useEffect(() => {
+    shownSince.current = Date.now();
+  }, []);
 
   useEffect(() => {
     if (location === null) return;
@@ -87,7 +94,14 @@ export function FomoPopups({
           .join(message.name)
           .split('{location}')
           .join(message.location);
-        setShown({ key, text, ago: minutesAgo(), flag: flagCode(message.countryCode), fading: false });
+        setShown({
+          key,
+          text,
+          place: message.location,
+          ago: minutesAgo(),
+          flag: flagCode(message.countryCode),
+          fading: false,
+        });
         later(TIMING.fomoShown - TIMING.fomoFade, () => {
           setShown((current) => (current?.key === key ? { ...current, fading: true } : current));
         });
@@ -97,7 +111,8 @@ export function FomoPopups({
       }
       later(interval, showNext);
     };
-    later(TIMING.fomoFirst, showNext);
+    const elapsed = Date.now() - (shownSince.current ?? Date.now());
+    later(Math.max(0, TIMING.fomoFirst - elapsed), showNext);
     return () => {
       for (const timer of timers) clearTimeout(timer);
     };
@@ -115,6 +130,9 @@ export function FomoPopups({
       ) : null}
       <p className="fomo-text">
         {shown.text}
+        {shown.place && !shown.text.includes(shown.place) ? (
+          <small className="fomo-place">{shown.place}</small>
+        ) : null}
         <small className="fomo-ago">
           {shown.ago === 1 ? t('fomo.oneMinuteAgo') : t('fomo.minutesAgo', { n: shown.ago })}
         </small>
