@@ -13,6 +13,7 @@ import {
 import pg from 'pg';
 import { dialectOf, type Dialect } from './dialect';
 import { migrationsFor } from './migrations';
+import { withStatementCache } from './sqlite-statements';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -65,7 +66,7 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new CamelCasePlugin()],
   });
   return { db, dialect, label: `sqlite:${file}`, close: () => db.destroy() };

@@ -52,11 +52,6 @@ export function createLeadContext({
       };
     },
 
-    async pageButtonAction(pageId: string): Promise<ButtonAction | null> {
-      const page = await pages.findById(pageId);
-      return page ? PageContent.shape.buttonAction.parse(page.buttonAction) : null;
-    },
-
     /** Spec §5: nothing is tracked on an OFFERT page the lead has completed. */
     async trackingClosed(
       leadId: string,

@@ -11,9 +11,10 @@ import {
   type VideoTrack,
 } from '@embudo/contracts';
 import { randomUUID } from 'node:crypto';
+import { hashToken } from '../../lib/tokens';
 import { eventId } from './event-ids';
 import type { EventWriter } from './event-writer';
-import type { LeadContext, LeadContextReader } from './lead-context';
+import type { LeadContextReader } from './lead-context';
 import type { TrackingRepo } from './tracking.repo';
 
 export interface RequestContext {
@@ -53,20 +54,17 @@ export interface TrackingServiceDeps {
  * committed; the same event sent again is stored once.
  */
 export function createTrackingService({ writer, leads, tracking, now = Date.now }: TrackingServiceDeps) {
-  /** The session, if it is this lead's; and whether the page still takes tracking. */
+  /** The session, if it is this lead's; and whether the page still takes tracking. One read. */
   async function sessionOf(
     token: string,
     sessionId: string,
-  ): Promise<
-    { refused: TrackAck } | { refused: null; lead: LeadContext; session: { id: string; pageId: string } }
-  > {
-    const lead = await leads.byToken(token);
-    if (!lead) return { refused: UNKNOWN_TOKEN };
-    const session = await tracking.findSession(sessionId);
-    if (!session || session.leadId !== lead.leadId) return { refused: UNKNOWN_SESSION };
-    const action = await leads.pageButtonAction(session.pageId);
-    if (await leads.trackingClosed(lead.leadId, session.pageId, action)) return { refused: CLOSED };
-    return { refused: null, lead, session };
+  ): Promise<{ refused: TrackAck } | { refused: null; leadId: string; session: { id: string; pageId: string } }> {
+    const found = await tracking.sessionContext(hashToken(token), sessionId);
+    if (!found) return { refused: UNKNOWN_TOKEN };
+    if (found.sessionId === null || found.pageId === null) return { refused: UNKNOWN_SESSION };
+    // Spec §5: nothing is tracked on an OFFERT page the lead has completed.
+    if (found.buttonAction === 'OFFERT' && found.completedAt !== null) return { refused: CLOSED };
+    return { refused: null, leadId: found.leadId, session: { id: found.sessionId, pageId: found.pageId } };
   }
 
   return {
@@ -142,7 +140,7 @@ export function createTrackingService({ writer, leads, tracking, now = Date.now 
     async trackAction(input: ActionTrack): Promise<TrackAck> {
       const found = await sessionOf(input.token, input.idTrackingPageSession);
       if (found.refused) return found.refused;
-      const { lead, session } = found;
+      const { leadId, session } = found;
       const at = now();
       const occurredAt = toMs(input.timestamp);
       const key = input.eventId ?? `${session.id}:${input.action}:${occurredAt}`;
@@ -151,9 +149,9 @@ export function createTrackingService({ writer, leads, tracking, now = Date.now 
           kind: 'insert',
           table: 'actions',
           row: {
-            id: eventId(lead.leadId, 'action', key),
+            id: eventId(leadId, 'action', key),
             pageSessionId: session.id,
-            leadId: lead.leadId,
+            leadId,
             action: input.action,
             occurredAt,
             details: JSON.stringify(input.details),
@@ -168,7 +166,7 @@ export function createTrackingService({ writer, leads, tracking, now = Date.now 
     async trackVideo(input: VideoTrack): Promise<TrackAck> {
       const found = await sessionOf(input.token, input.idTrackingPageSession);
       if (found.refused) return found.refused;
-      const { lead, session } = found;
+      const { leadId, session } = found;
       const at = now();
       const startView = toMs(input.startViewTime);
       const endView = toMs(input.endViewTime);
@@ -180,9 +178,9 @@ export function createTrackingService({ writer, leads, tracking, now = Date.now 
           kind: 'insert',
           table: 'videoRecords',
           row: {
-            id: eventId(lead.leadId, 'video', key),
+            id: eventId(leadId, 'video', key),
             pageSessionId: session.id,
-            leadId: lead.leadId,
+            leadId,
             startViewTime: startView,
             endViewTime: endView,
             startTimeVideo: input.startTimeVideo,
@@ -194,7 +192,7 @@ export function createTrackingService({ writer, leads, tracking, now = Date.now 
         writer.write({ kind: 'touchSession', id: session.id, at }),
         writer.write({
           kind: 'videoPosition',
-          leadId: lead.leadId,
+          leadId,
           pageId: session.pageId,
           position: input.endTimeVideo,
           reportedAt: endView,
