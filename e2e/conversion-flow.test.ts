@@ -84,6 +84,19 @@ describe('video, button and tracking sessions in Chromium', () => {
     return page;
   }
 
+  /**
+   * Opens the link and waits until the page knows its tracking session: its row can be in the
+   * database before the answer reaches the page, and a page that closes before then has no session
+   * to end.
+   */
+  async function gotoTracked(page: Page, url: string): Promise<void> {
+    const started = page.waitForResponse((response) => response.url().endsWith('/funnel/track/page'));
+    await page.goto(url);
+    await started;
+    // React takes the answer in on a later task.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+  }
+
   /** The visitor taps the page (a user gesture), then the video plays. */
   async function play(page: Page, rate = 1): Promise<void> {
     await page.locator('video').waitFor({ state: 'attached' });
@@ -265,7 +278,8 @@ describe('video, button and tracking sessions in Chromium', () => {
 
   it('stores PAGE_CLOSE and an INTERRUPTED record when the visitor closes the page', async () => {
     const lead = await newLead();
-    const page = await open(lead.url);
+    const page = await newPage();
+    await gotoTracked(page, lead.url);
     await play(page);
     await expect.poll(() => videoTime(page), { timeout: 10_000 }).toBeGreaterThan(1);
     await page.close({ runBeforeUnload: true });
@@ -318,12 +332,8 @@ describe('video, button and tracking sessions in Chromium', () => {
     const lead = await newLead();
     const page = await newPage();
     await page.clock.install();
-    // The idle count starts when the page knows its session: wait for that answer, and for React
-    // to take it in, before moving the clock.
-    const started = page.waitForResponse((response) => response.url().endsWith('/funnel/track/page'));
-    await page.goto(lead.url);
-    await started;
-    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    // The idle count starts when the page knows its session.
+    await gotoTracked(page, lead.url);
     await expect.poll(async () => (await sessions(lead.id)).length).toBe(1);
     await page.clock.fastForward('14:59');
     expect(await page.getByRole('dialog').count()).toBe(0);
@@ -385,7 +395,7 @@ describe('video, button and tracking sessions in Chromium', () => {
     // One browser profile: the visit counter lives in its storage.
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(lead.url);
+    await gotoTracked(page, lead.url);
     await expect.poll(async () => (await sessions(lead.id)).length).toBe(1);
     await page.close({ runBeforeUnload: true });
     await expect.poll(async () => (await sessions(lead.id))[0]?.endReason).toBe('PAGE_CLOSE');

@@ -49,14 +49,16 @@ export const mountHtml5: PlayerAdapter = async (source, { container, startAt, on
     // A video that reached its end pauses too; 'ended' says it better.
     if (!video.ended) emit({ type: 'pause', time: video.currentTime });
   });
-  // From 'seeking' to 'seeked' the position is already the target, and the browser sends a
-  // timeupdate just before 'seeked': only 'seeked' reports the jump.
+  // From the moment a seek starts the position is already the target, and the browser sends a
+  // timeupdate just before 'seeked': only 'seeked' reports the jump. `video.seeking` is true at once
+  // (a timeupdate queued before the 'seeking' event must not report the target as played); the flag
+  // covers that last timeupdate, sent after `video.seeking` is false again.
   let seeking = false;
   video.addEventListener('seeking', () => {
     seeking = true;
   });
   video.addEventListener('timeupdate', () => {
-    if (started && !seeking) emit({ type: 'timeupdate', time: video.currentTime });
+    if (started && !seeking && !video.seeking) emit({ type: 'timeupdate', time: video.currentTime });
   });
   video.addEventListener('seeked', () => {
     seeking = false;
