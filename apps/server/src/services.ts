@@ -67,7 +67,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     previewUrl: links.previewUrl,
   });
   const site = createSiteService({ ...repos, secret, baseDomains: config.baseDomains });
-  const writer = createEventWriter(db);
+  const writer = createEventWriter(database);
   const leadContext = createLeadContext(repos);
   const tracking = createTrackingService({ writer, leads: leadContext, tracking: repos.tracking });
   const geo = createGeoService({ database: config.geoDatabase ?? 'city', ...(logger ? { logger } : {}) });

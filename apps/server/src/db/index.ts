@@ -14,6 +14,7 @@ import pg from 'pg';
 import { dialectOf, type Dialect } from './dialect';
 import { migrationsFor } from './migrations';
 import { withStatementCache } from './sqlite-statements';
+import { sqliteWriteThread, type BatchWrite } from './sqlite-write-thread';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -23,8 +24,22 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** A description safe to log: no password. */
   label: string;
+  /**
+   * Runs compiled statements in one transaction, for the tracking event writer: on SQLite in the
+   * write thread, on PostgreSQL on a pooled connection.
+   */
+  writeBatch: BatchWrite;
   close(): Promise<void>;
 }
+
+/** Every SQLite connection of the process, the write thread's included, runs with these. */
+const SQLITE_PRAGMAS = [
+  'journal_mode = WAL',
+  // FULL: a committed transaction survives power loss too; group commit pays one fsync per batch.
+  'synchronous = FULL',
+  'foreign_keys = ON',
+  'busy_timeout = 5000',
+];
 
 export interface OpenDatabaseOptions {
   /** PostgreSQL only: the schema to work in (tests give each file its own). */
@@ -54,22 +69,35 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
       db,
       dialect,
       label: `postgres://${url.host}${url.pathname}${options.schema ? ` (schema ${options.schema})` : ''}`,
+      writeBatch: (statements) =>
+        db.transaction().execute(async (trx) => {
+          const changed: number[] = [];
+          for (const statement of statements)
+            changed.push(Number((await trx.executeQuery(statement)).numAffectedRows ?? 0));
+          return changed;
+        }),
       close: () => db.destroy(),
     };
   }
   const file = sqliteFile(databaseUrl);
   mkdirSync(dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
-  sqlite.pragma('journal_mode = WAL');
-  // FULL: a committed transaction survives power loss too; group commit pays one fsync per batch.
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new CamelCasePlugin()],
   });
-  return { db, dialect, label: `sqlite:${file}`, close: () => db.destroy() };
+  const writeThread = sqliteWriteThread(file, SQLITE_PRAGMAS);
+  return {
+    db,
+    dialect,
+    label: `sqlite:${file}`,
+    writeBatch: writeThread.write,
+    close: async () => {
+      await writeThread.close();
+      await db.destroy();
+    },
+  };
 }
 
 /** `sqlite:./data/embudo.db`, `file:…` or a plain path. */

@@ -13,6 +13,9 @@ export function withStatementCache(sqlite: SQLite.Database, max = MAX_STATEMENTS
   const statements = new Map<string, SqliteStatement>();
   return {
     prepare(sql: string): SqliteStatement {
+      // The write thread writes too: a transaction that read first and then wrote would fail once
+      // it had written in between, so every transaction takes the write lock at its start.
+      if (sql === 'begin') sql = 'begin immediate';
       let statement = statements.get(sql);
       if (statement === undefined) {
         if (statements.size >= max) statements.clear();

@@ -1,0 +1,71 @@
+import { Worker } from 'node:worker_threads';
+import type { CompiledQuery } from 'kysely';
+
+/** Runs a batch of statements in one transaction; resolves with the rows each one changed. */
+export type BatchWrite = (statements: readonly CompiledQuery[]) => Promise<number[]>;
+
+type Answer = { id: number; changes: number[] } | { id: number; error: string };
+
+/**
+ * The client side of the SQLite write thread (sqlite-write-worker.mjs). The thread starts with the
+ * first batch and again after a crash; a batch in flight when it dies is refused, never acknowledged.
+ */
+export function sqliteWriteThread(file: string, pragmas: readonly string[]) {
+  let worker: Worker | null = null;
+  let nextId = 0;
+  const pending = new Map<number, { resolve: (changes: number[]) => void; reject: (error: Error) => void }>();
+
+  const failAll = (error: Error) => {
+    for (const { reject } of pending.values()) reject(error);
+    pending.clear();
+  };
+
+  function start(): Worker {
+    const started = new Worker(new URL('./sqlite-write-worker.mjs', import.meta.url), {
+      workerData: { file, pragmas: [...pragmas] },
+    });
+    started.on('message', (answer: Answer) => {
+      const waiting = pending.get(answer.id);
+      if (!waiting) return;
+      pending.delete(answer.id);
+      if ('error' in answer) waiting.reject(new Error(answer.error));
+      else waiting.resolve(answer.changes);
+    });
+    started.on('error', (error) => {
+      failAll(error);
+    });
+    started.on('exit', () => {
+      if (worker === started) worker = null;
+      failAll(new Error('the SQLite write thread stopped'));
+    });
+    // An idle write thread does not keep the process alive.
+    started.unref();
+    return started;
+  }
+
+  const write: BatchWrite = (statements) =>
+    new Promise<number[]>((resolve, reject) => {
+      worker ??= start();
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      worker.postMessage({
+        id,
+        statements: statements.map(({ sql, parameters }) => ({ sql, parameters })),
+      });
+    });
+
+  async function close(): Promise<void> {
+    const current = worker;
+    worker = null;
+    if (!current) return;
+    const exited = new Promise<void>((resolve) => {
+      current.once('exit', () => {
+        resolve();
+      });
+    });
+    current.postMessage('close');
+    await exited;
+  }
+
+  return { write, close };
+}
