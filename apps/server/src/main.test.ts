@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from './db';
 
-const MAIN = join(import.meta.dirname, 'main.ts');
-const TSX = join(import.meta.dirname, '../../../node_modules/.bin/tsx');
+import { buildServerBundle } from '../../../scripts/build-server';
 
 interface Running {
   child: ChildProcessWithoutNullStreams;
@@ -16,8 +15,14 @@ interface Running {
   exited: Promise<number | null>;
 }
 
-function startServer(env: Record<string, string>): Running {
-  const child = spawn(TSX, [MAIN], { env: { ...process.env, ...env }, stdio: 'pipe' });
+/** What `npm start` runs once `npm run build` has bundled the server. */
+const bundle = buildServerBundle();
+
+function startServer(main: string, env: Record<string, string>): Running {
+  const child = spawn(process.execPath, ['--enable-source-maps', main], {
+    env: { ...process.env, ...env },
+    stdio: 'pipe',
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -46,7 +51,7 @@ describe('npm start (the real process)', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'embudo-main-'));
-    server = startServer({
+    server = startServer(await bundle, {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: `sqlite:${join(dir, 'e.db')}`,
@@ -127,7 +132,7 @@ describe('npm start (the real process)', () => {
 
 describe('a bad setting', () => {
   it('stops the server at once with a sentence naming it, and no stack trace', async () => {
-    const run = startServer({ PORT: 'eighty', LOG_LEVEL: 'loud' });
+    const run = startServer(await bundle, { PORT: 'eighty', LOG_LEVEL: 'loud' });
     expect(await run.exited).toBe(1);
     expect(run.stderr()).toContain('Embudo cannot start: invalid configuration');
     expect(run.stderr()).toContain('PORT="eighty"');

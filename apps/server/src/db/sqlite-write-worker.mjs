@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The SQLite write thread (decision 0012): runs each batch of statements in one immediate transaction
+ * The SQLite write thread (decision 0013): runs each batch of statements in one immediate transaction
  * on its own connection, so that the commit's fsync, checkpoints and B-tree work happen off the
  * thread that answers requests. Plain JavaScript: a worker thread loads it without a TypeScript loader.
  */

@@ -1,9 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 
-/** Where `npm run build` puts the visitor app's browser bundle. */
-export const WEB_DIST_DIR = fileURLToPath(new URL('../../../../web/dist', import.meta.url));
+/** Where `npm run build` puts the visitor app's browser bundle (found the same from the server's bundle). */
+export const WEB_DIST_DIR = join(
+  dirname(createRequire(import.meta.url).resolve('@embudo/web/package.json')),
+  'dist',
+);
 const MANIFEST = `${WEB_DIST_DIR}/.vite/manifest.json`;
 const ENTRY = 'src/entry-client.tsx';
 

@@ -1,0 +1,54 @@
+/**
+ * Bundles the server for `npm start` (decision 0014): one ES module with the workspace packages
+ * inlined and every npm dependency left in node_modules, plus the SQLite write thread beside it.
+ * Plain node then runs it, without a TypeScript loader and its second thread (about 45 MB less
+ * memory, and a faster start).
+ *
+ *   npx tsx scripts/build-server.ts      (part of `npm run build`)
+ */
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { z } from 'zod';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SERVER = join(ROOT, 'apps/server');
+export const SERVER_BUNDLE = join(SERVER, 'dist/main.mjs');
+
+const Manifest = z.object({
+  dependencies: z.record(z.string(), z.string()).optional(),
+  devDependencies: z.record(z.string(), z.string()).optional(),
+});
+
+/** Every npm package the workspaces name, which node resolves at run time; our own are bundled. */
+function npmPackages(): string[] {
+  const names = new Set<string>();
+  for (const folder of ['.', 'apps/server', 'apps/web', 'packages/contracts']) {
+    const manifest = Manifest.parse(JSON.parse(readFileSync(join(ROOT, folder, 'package.json'), 'utf8')));
+    for (const name of Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }))
+      if (!name.startsWith('@embudo/')) names.add(name);
+  }
+  return [...names].flatMap((name) => [name, `${name}/*`]);
+}
+
+/** Writes apps/server/dist/main.mjs and the write thread beside it. */
+export async function buildServerBundle(): Promise<string> {
+  await build({
+    entryPoints: [join(SERVER, 'src/main.ts')],
+    outfile: SERVER_BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    jsx: 'automatic',
+    external: npmPackages(),
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  mkdirSync(join(SERVER, 'dist'), { recursive: true });
+  copyFileSync(join(SERVER, 'src/db/sqlite-write-worker.mjs'), join(SERVER, 'dist/sqlite-write-worker.mjs'));
+  return SERVER_BUNDLE;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await buildServerBundle();
