@@ -120,7 +120,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   await server.register(async (visitor) => {
     await registerRateLimit(visitor, config);
     await visitor.register(siteApiRoutes, { site: services.site });
-    await visitor.register(trackingRoutes, { tracking: services.tracking });
+    await visitor.register(trackingRoutes, { tracking: services.tracking, noop: config.benchNoopEndpoint });
     await visitor.register(conversionRoutes, { conversions: services.conversions });
     await visitor.register(fomoRoutes, { fomo: services.fomo });
     await visitor.register(geoRoutes, { geo: services.geo });

@@ -67,6 +67,7 @@ const EnvSchema = z.object({
     .refine((v) => /^https?:\/\/\S+$/.test(v), 'an http(s) URL such as https://graph.facebook.com/v21.0'),
   PIXEL_WORKER: z.enum(['on', 'off'], { message: 'on or off' }).default('on'),
   GEO_DATABASE: z.enum(['city', 'off'], { message: 'city or off' }).default('city'),
+  BENCH_NOOP_ENDPOINT: z.enum(['on', 'off'], { message: 'on or off' }).default('off'),
 });
 
 export interface Config {
@@ -92,6 +93,8 @@ export interface Config {
   pixelWorker: boolean;
   /** `city`: DB-IP Lite city database, loaded on first lookup; `off`: every lookup is unknown. */
   geoDatabase: 'city' | 'off';
+  /** `npm run bench`'s baseline: a tracking-shaped endpoint that stores nothing (off unless asked). */
+  benchNoopEndpoint: boolean;
 }
 
 export class ConfigError extends Error {
@@ -136,5 +139,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pixelApiUrl: e.PIXEL_API_URL.replace(/\/$/, ''),
     pixelWorker: e.PIXEL_WORKER === 'on',
     geoDatabase: e.GEO_DATABASE,
+    benchNoopEndpoint: e.BENCH_NOOP_ENDPOINT === 'on',
   };
 }

@@ -6,17 +6,20 @@ import {
   SessionIdParams,
   TrackAck,
   VideoTrack,
+  VisitorMessage,
 } from '@embudo/contracts';
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { VISITOR_PREFIXES, acceptBeaconBodies, statusOf } from '../../http/visitor-api';
-import type { TrackingService } from './tracking.service';
+import { ack, type TrackingService } from './tracking.service';
 
 const TRACK_BODY_LIMIT = 64 * 1024;
+const NoopTrack = z.looseObject({ token: z.string().min(1).max(200) });
 
 /** Page sessions, actions and video records (spec §7). */
-export const trackingRoutes: FastifyPluginAsyncZod<{ tracking: TrackingService }> = async (
+export const trackingRoutes: FastifyPluginAsyncZod<{ tracking: TrackingService; noop?: boolean }> = async (
   app,
-  { tracking },
+  { tracking, noop = false },
 ) => {
   acceptBeaconBodies(app);
   const options = { bodyLimit: TRACK_BODY_LIMIT, config: { visitorEnvelope: true } };
@@ -71,6 +74,18 @@ export const trackingRoutes: FastifyPluginAsyncZod<{ tracking: TrackingService }
         const answer = await tracking.trackVideo(req.body);
         return reply.status(statusOf(answer)).send(answer);
       },
+    );
+  }
+  if (noop) {
+    // The baseline of `npm run bench` (BENCH_NOOP_ENDPOINT=on): the path of a tracking call, from
+    // the rate limit and body parsing to the answer, with no database in it.
+    app.post(
+      '/api/funnel/track/noop',
+      {
+        ...options,
+        schema: { tags: ['visitor tracking'], hide: true, body: NoopTrack, response: { 200: TrackAck } },
+      },
+      async (_req, reply) => reply.send(ack(200, VisitorMessage.ok)),
     );
   }
   return Promise.resolve();
