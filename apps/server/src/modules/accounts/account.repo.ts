@@ -1,3 +1,4 @@
+import { reusableQuery } from '../../db/reusable-query';
 import { AccountSettings, SubscriptionStatus, type Account } from '@embudo/contracts';
 import type { Db } from '../../db';
 import type { Database } from '../../db/schema';
@@ -17,6 +18,13 @@ export function toAccount(row: AccountRow): Account {
 }
 
 export function createAccountRepo(db: Db) {
+  // Read for every visitor page: built and compiled once.
+  const byId = reusableQuery(db, ['id'], ({ id }) =>
+    db.selectFrom('accounts').selectAll().where('id', '=', id),
+  );
+  const bySlug = reusableQuery(db, ['slug'], ({ slug }) =>
+    db.selectFrom('accounts').selectAll().where('slug', '=', slug),
+  );
   return {
     async insert(row: AccountRow, apiKey: Database['apiKeys']): Promise<void> {
       await db.transaction().execute(async (trx) => {
@@ -24,9 +32,8 @@ export function createAccountRepo(db: Db) {
         await trx.insertInto('apiKeys').values(apiKey).execute();
       });
     },
-    findById: (id: string) => db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst(),
-    findBySlug: (slug: string) =>
-      db.selectFrom('accounts').selectAll().where('slug', '=', slug).executeTakeFirst(),
+    findById: async (id: string) => (await byId({ id }))[0],
+    findBySlug: async (slug: string) => (await bySlug({ slug }))[0],
     list: () => db.selectFrom('accounts').selectAll().orderBy('createdAt').execute(),
     async update(
       id: string,

@@ -1,16 +1,19 @@
+import { reusableQuery } from '../../db/reusable-query';
 import type { Db } from '../../db';
 import type { Database } from '../../db/schema';
 
 export type DomainRow = Database['domains'];
 
 export function createDomainRepo(db: Db) {
+  const byHost = reusableQuery(db, ['host'], ({ host }) =>
+    db.selectFrom('domains').selectAll().where('host', '=', host),
+  );
   return {
     async insert(row: DomainRow): Promise<void> {
       await db.insertInto('domains').values(row).execute();
     },
     findById: (id: string) => db.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirst(),
-    findByHost: (host: string) =>
-      db.selectFrom('domains').selectAll().where('host', '=', host).executeTakeFirst(),
+    findByHost: async (host: string) => (await byHost({ host }))[0],
     listByAccount: (accountId: string) =>
       db.selectFrom('domains').selectAll().where('accountId', '=', accountId).orderBy('host').execute(),
     async delete(id: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { reusableQuery } from '../../db/reusable-query';
 import type { Db } from '../../db';
 import type { Database } from '../../db/schema';
 
@@ -15,11 +16,12 @@ export function createFunnelRepo(db: Db) {
           .whereRef('pages.funnelId', '=', 'funnels.id')
           .as('pageCount'),
       );
+  const byId = reusableQuery(db, ['id'], ({ id }) => withPageCount().where('funnels.id', '=', id));
   return {
     async insert(row: FunnelRow): Promise<void> {
       await db.insertInto('funnels').values(row).execute();
     },
-    findById: (id: string) => withPageCount().where('funnels.id', '=', id).executeTakeFirst(),
+    findById: async (id: string) => (await byId({ id }))[0],
     listByAccount: (accountId: string) =>
       withPageCount()
         .where('funnels.accountId', '=', accountId)

@@ -1,3 +1,4 @@
+import { reusableQuery } from '../../db/reusable-query';
 import type { Db } from '../../db';
 import type { Database } from '../../db/schema';
 
@@ -7,6 +8,9 @@ export type LeadRow = Database['leads'];
 const INSERT_CHUNK = 500;
 
 export function createLeadRepo(db: Db) {
+  const byTokenHash = reusableQuery(db, ['tokenHash'], ({ tokenHash }) =>
+    db.selectFrom('leads').selectAll().where('tokenHash', '=', tokenHash),
+  );
   return {
     /** Inserts all the leads in one transaction: an import lands whole or not at all. */
     async insertMany(rows: LeadRow[]): Promise<void> {
@@ -20,8 +24,7 @@ export function createLeadRepo(db: Db) {
       });
     },
     findById: (id: string) => db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirst(),
-    findByTokenHash: (tokenHash: string) =>
-      db.selectFrom('leads').selectAll().where('tokenHash', '=', tokenHash).executeTakeFirst(),
+    findByTokenHash: async (tokenHash: string) => (await byTokenHash({ tokenHash }))[0],
     existingTokenHashes: async (hashes: string[]): Promise<Set<string>> => {
       if (hashes.length === 0) return new Set();
       const rows = await db

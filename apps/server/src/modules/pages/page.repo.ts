@@ -1,3 +1,4 @@
+import { reusableQuery } from '../../db/reusable-query';
 import type { Db } from '../../db';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
@@ -24,10 +25,13 @@ export function createPageRepo(db: Db) {
       .innerJoin('funnels', 'funnels.id', 'pages.funnelId')
       .selectAll('pages')
       .select('funnels.accountId');
+  const byId = reusableQuery(db, ['id'], ({ id }) => withOwner().where('pages.id', '=', id));
+  const byFunnel = reusableQuery(db, ['funnelId'], ({ funnelId }) =>
+    withOwner().where('pages.funnelId', '=', funnelId).orderBy('pages.position'),
+  );
   return {
-    findById: (id: string) => withOwner().where('pages.id', '=', id).executeTakeFirst(),
-    listByFunnel: (funnelId: string) =>
-      withOwner().where('pages.funnelId', '=', funnelId).orderBy('pages.position').execute(),
+    findById: async (id: string) => (await byId({ id }))[0],
+    listByFunnel: (funnelId: string) => byFunnel({ funnelId }),
     /** Appends the page after the funnel's last one, in one transaction. */
     async append(row: Omit<PageRow, 'position'>): Promise<number> {
       return db.transaction().execute(async (trx) => {

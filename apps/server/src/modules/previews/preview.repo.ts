@@ -1,9 +1,13 @@
+import { reusableQuery } from '../../db/reusable-query';
 import type { Db } from '../../db';
 import type { Database } from '../../db/schema';
 
 export type PreviewTokenRow = Database['previewTokens'];
 
 export function createPreviewRepo(db: Db) {
+  const byTokenHash = reusableQuery(db, ['tokenHash'], ({ tokenHash }) =>
+    db.selectFrom('previewTokens').selectAll().where('tokenHash', '=', tokenHash),
+  );
   return {
     /** Stores the chain; a token already stored (an idempotent re-run) only gets its expiry moved. */
     async upsertMany(rows: PreviewTokenRow[]): Promise<void> {
@@ -16,8 +20,7 @@ export function createPreviewRepo(db: Db) {
         )
         .execute();
     },
-    findByTokenHash: (tokenHash: string) =>
-      db.selectFrom('previewTokens').selectAll().where('tokenHash', '=', tokenHash).executeTakeFirst(),
+    findByTokenHash: async (tokenHash: string) => (await byTokenHash({ tokenHash }))[0],
     async deleteExpired(before: number): Promise<number> {
       const result = await db.deleteFrom('previewTokens').where('expiresAt', '<', before).executeTakeFirst();
       return Number(result.numDeletedRows);

@@ -6,6 +6,7 @@ import type {
   SiteResponse,
   SiteType,
 } from '@embudo/contracts';
+import { memoByRow } from '../../lib/memo-by-row';
 import { hashToken } from '../../lib/tokens';
 import type { AccountRepo } from '../accounts/account.repo';
 import { toAccount } from '../accounts/account.repo';
@@ -67,6 +68,11 @@ export function createSiteService(deps: SiteServiceDeps) {
     now = Date.now,
   } = deps;
 
+  // Stored JSON parsed once per distinct row: most requests read rows that have not changed.
+  const accountOf = memoByRow(toAccount);
+  const funnelOf = memoByRow(toFunnelRecord);
+  const pageOf = memoByRow(toPageRecord);
+
   async function findAccount(lookup: Pick<SiteLookup, 'host' | 'type' | 'slug'>): Promise<AccountLookup> {
     let accountId: string | undefined;
     if (lookup.type === 'BASE') {
@@ -85,7 +91,7 @@ export function createSiteService(deps: SiteServiceDeps) {
     if (!row) return { message: 'CANT_GET_USER' };
     let account: Account;
     try {
-      account = toAccount(row);
+      account = accountOf(row);
     } catch {
       return { message: 'CANT_GET_USER' };
     }
@@ -177,7 +183,7 @@ export function createSiteService(deps: SiteServiceDeps) {
   }
 
   async function funnelPages(funnelId: string): Promise<PageRecord[]> {
-    return (await pages.listByFunnel(funnelId)).map(toPageRecord);
+    return (await pages.listByFunnel(funnelId)).map(pageOf);
   }
 
   return {
@@ -189,7 +195,7 @@ export function createSiteService(deps: SiteServiceDeps) {
       if (!lead || lead.accountId !== found.account.id) return envelope('DONT_EXIST_TOKEN_OR_URL');
       const funnelRow = await funnels.findById(lead.funnelId);
       if (!funnelRow) return envelope('DONT_EXIST_TOKEN_OR_URL');
-      const funnel = toFunnelRecord(funnelRow);
+      const funnel = funnelOf(funnelRow);
       const all = await funnelPages(funnel.id);
       const index = Math.max(
         0,
@@ -238,7 +244,7 @@ export function createSiteService(deps: SiteServiceDeps) {
         'PAGE_FOUNDED',
         pageData(
           found.account,
-          toFunnelRecord(funnelRow),
+          funnelOf(funnelRow),
           page,
           { name: '', isComplete: false, endTimeVideo: null },
           { token: lookup.token, next: await storedNextPreview(lookup.token, all[index + 1]?.id) },
