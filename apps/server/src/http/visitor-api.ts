@@ -31,3 +31,11 @@ export function acceptBeaconBodies(app: FastifyInstance): void {
 export function statusOf(answer: { codeResponse: number }): 200 | 404 {
   return answer.codeResponse as 200 | 404;
 }
+
+/**
+ * For the hottest visitor answers (page resolution, tracking acknowledgements): the response schema
+ * still documents the answer, but it is written without checking it again. The services build these
+ * answers from typed code and stored content validated when saved, and re-checking a page's data on
+ * every request cost more than resolving it (decision 0015).
+ */
+export const writeTrustedJson = () => (data: unknown) => JSON.stringify(data);

@@ -10,7 +10,7 @@ import {
 } from '@embudo/contracts';
 import { renderVisitorPage } from '@embudo/web/entry-server';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { VISITOR_PREFIXES } from '../../http/visitor-api';
+import { VISITOR_PREFIXES, writeTrustedJson } from '../../http/visitor-api';
 import type { SiteService } from './site.service';
 import type { WebAssets } from './web-assets';
 
@@ -27,7 +27,11 @@ export const siteApiRoutes: FastifyPluginAsyncZod<{ site: SiteService }> = async
     const schema = { tags: ['visitor'], hide: prefix === '' };
     app.post(
       `${prefix}/funnel/site`,
-      { ...options, schema: { ...schema, body: SiteRequest, response: { 200: SiteResponse } } },
+      {
+        ...options,
+        schema: { ...schema, body: SiteRequest, response: { 200: SiteResponse } },
+        serializerCompiler: writeTrustedJson,
+      },
       (req) =>
         site.resolve({
           host: hostOf(req.body.domain),

@@ -10,7 +10,7 @@ import {
 } from '@embudo/contracts';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { VISITOR_PREFIXES, acceptBeaconBodies, statusOf } from '../../http/visitor-api';
+import { VISITOR_PREFIXES, acceptBeaconBodies, statusOf, writeTrustedJson } from '../../http/visitor-api';
 import { ack, type TrackingService } from './tracking.service';
 
 const TRACK_BODY_LIMIT = 64 * 1024;
@@ -22,7 +22,11 @@ export const trackingRoutes: FastifyPluginAsyncZod<{ tracking: TrackingService; 
   { tracking, noop = false },
 ) => {
   acceptBeaconBodies(app);
-  const options = { bodyLimit: TRACK_BODY_LIMIT, config: { visitorEnvelope: true } };
+  const options = {
+    bodyLimit: TRACK_BODY_LIMIT,
+    config: { visitorEnvelope: true },
+    serializerCompiler: writeTrustedJson,
+  };
   for (const prefix of VISITOR_PREFIXES) {
     const schema = { tags: ['visitor tracking'], hide: prefix === '' };
     app.post(
