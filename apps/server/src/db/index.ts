@@ -13,6 +13,7 @@ import {
 import pg from 'pg';
 import { dialectOf, type Dialect } from './dialect';
 import { migrationsFor } from './migrations';
+import { allowDirectReads } from './reusable-query';
 import { withStatementCache } from './sqlite-statements';
 import { sqliteWriteThread, type BatchWrite } from './sqlite-write-thread';
 import type { Database } from './schema';
@@ -83,9 +84,16 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
   mkdirSync(dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
+  const statements = withStatementCache(sqlite);
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new SqliteDialect({ database: statements }),
     plugins: [new CamelCasePlugin()],
+  });
+  // A read outside any transaction can run at once: better-sqlite3 answers synchronously.
+  allowDirectReads(db, (text, parameters) => {
+    if (sqlite.inTransaction) return null;
+    const statement = statements.prepare(text);
+    return statement.reader ? (statement.all(parameters) as Record<string, unknown>[]) : null;
   });
   const writeThread = sqliteWriteThread(file, SQLITE_PRAGMAS);
   return {

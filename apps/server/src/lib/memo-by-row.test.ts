@@ -16,6 +16,14 @@ describe('memoByRow', () => {
     expect(calls).toBe(3);
   });
 
+  it('tells apart rows whose values only run together differently, and null from the text null', () => {
+    const parse = memoByRow((row: { a: string | null; b: string }) => `${row.a ?? '(none)'}|${row.b}`);
+    expect(parse({ a: 'ab', b: '' })).toBe('ab|');
+    expect(parse({ a: 'a', b: 'b' })).toBe('a|b');
+    expect(parse({ a: null, b: '' })).toBe('(none)|');
+    expect(parse({ a: 'null', b: '' })).toBe('null|');
+  });
+
   it('remembers no failure, and forgets everything past its limit', () => {
     let calls = 0;
     const parse = memoByRow((row: { n: number }) => {

@@ -4,7 +4,7 @@ import type { Db } from '../../db';
 import type { Database } from '../../db/schema';
 import { readJson, toIso } from '../../lib/json';
 
-type AccountRow = Database['accounts'];
+export type AccountRow = Database['accounts'];
 
 export function toAccount(row: AccountRow): Account {
   return {

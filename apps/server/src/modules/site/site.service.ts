@@ -9,7 +9,7 @@ import type {
 import { memoByRow } from '../../lib/memo-by-row';
 import { hashToken } from '../../lib/tokens';
 import type { AccountRepo } from '../accounts/account.repo';
-import { toAccount } from '../accounts/account.repo';
+import { toAccount, type AccountRow } from '../accounts/account.repo';
 import type { DomainRepo } from '../domains/domain.repo';
 import { toFunnelRecord, type FunnelRecord } from '../funnels/funnel.service';
 import type { FunnelRepo } from '../funnels/funnel.repo';
@@ -74,13 +74,11 @@ export function createSiteService(deps: SiteServiceDeps) {
   const pageOf = memoByRow(toPageRecord);
 
   async function findAccount(lookup: Pick<SiteLookup, 'host' | 'type' | 'slug'>): Promise<AccountLookup> {
-    let accountId: string | undefined;
     if (lookup.type === 'BASE') {
       if (!lookup.slug) return { message: 'DONT_EXIST_TOKEN_OR_URL' };
-      accountId = (await accounts.findBySlug(lookup.slug.toLowerCase()))?.id;
-    } else {
-      accountId = (await domains.findByHost(lookup.host))?.accountId;
+      return servable(await accounts.findBySlug(lookup.slug.toLowerCase()));
     }
+    const accountId = (await domains.findByHost(lookup.host))?.accountId;
     if (accountId === undefined) return { message: 'DONT_EXIST_TOKEN_OR_URL' };
     return activeAccount(accountId);
   }
@@ -89,6 +87,12 @@ export function createSiteService(deps: SiteServiceDeps) {
   async function activeAccount(accountId: string): Promise<AccountLookup> {
     const row = await accounts.findById(accountId);
     if (!row) return { message: 'CANT_GET_USER' };
+    return servable(row);
+  }
+
+  /** No row: nobody there; a row that does not load: CANT_GET_USER; not active: INACTIVE_SUBSCRIPTION. */
+  function servable(row: AccountRow | undefined): AccountLookup {
+    if (!row) return { message: 'DONT_EXIST_TOKEN_OR_URL' };
     let account: Account;
     try {
       account = accountOf(row);
