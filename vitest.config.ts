@@ -10,6 +10,7 @@ export default defineConfig({
             'apps/*/src/**/*.test.{ts,tsx}',
             'apps/*/test/**/*.test.ts',
             'packages/*/src/**/*.test.ts',
+            'bench/**/*.test.ts',
           ],
           environment: 'node',
           globalSetup: ['./apps/server/test/global-setup.ts'],

@@ -13,26 +13,21 @@
  *
  * apps/server/src/modules/tracking/durability.test.ts runs the same procedure on every test dialect.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEV_BASE_DOMAINS } from '@embudo/contracts';
-import { adminQuery } from '../apps/server/test/databases';
-import { migrate, openDatabase } from '../apps/server/src/db';
-import { dialectOf, type Dialect } from '../apps/server/src/db/dialect';
-import { hashToken } from '../apps/server/src/lib/tokens';
-import { seedDemo } from '../apps/server/src/modules/demo/demo.seed';
+import type { Dialect } from '../apps/server/src/db/dialect';
 import { eventId } from '../apps/server/src/modules/tracking/event-ids';
-import { createServices } from '../apps/server/src/services';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
-const MAIN = join(ROOT, 'apps/server/src/main.ts');
+import { countStored, prepareDatabase, seedDemoLeads } from './lib/scratch-database';
+import {
+  killAll,
+  killServer,
+  sleep,
+  startServer,
+  waitUntilRefused,
+  type RunningServer,
+} from './lib/server-process';
 
 export interface DurabilityOptions {
   /** postgres://… (a fresh schema is made in it) or sqlite:… (used as is); default a fresh SQLite file. */
@@ -87,24 +82,10 @@ interface Acknowledged {
   clientEventId: string;
 }
 
-interface Target {
-  url: string;
-  dialect: Dialect;
-  label: string;
-  cleanup: () => Promise<void>;
-}
-
 interface Session {
   token: string;
   leadId: string;
   sessionId: string;
-}
-
-interface RunningServer {
-  child: ChildProcess;
-  url: string;
-  exited: Promise<void>;
-  output: () => string;
 }
 
 /** Runs the whole procedure once and returns the counts. */
@@ -116,7 +97,7 @@ export async function runDurability(options: DurabilityOptions = {}): Promise<Du
   const servers: RunningServer[] = [];
   try {
     const publicUrl = 'http://127.0.0.1:3000';
-    const leads = await seedLeads(target.url, publicUrl);
+    const leads = await seedDemoLeads(target.url, publicUrl);
     log(`seeded the demo into ${target.label}: ${leads.length} leads`);
 
     const first = await startServer(target.url, servers);
@@ -159,7 +140,10 @@ export async function runDurability(options: DurabilityOptions = {}): Promise<Du
     killServer(second, 'SIGTERM');
     await second.exited;
 
-    const check = await countStored(target.url, acknowledged);
+    const check = await countStored(
+      target.url,
+      acknowledged.map((a) => ({ kind: a.kind, id: eventId(a.leadId, a.kind, a.clientEventId) })),
+    );
     const result: DurabilityResult = {
       dialect: target.dialect,
       databaseLabel: target.label,
@@ -171,15 +155,14 @@ export async function runDurability(options: DurabilityOptions = {}): Promise<Du
       videos: acknowledged.filter((a) => a.kind === 'video').length,
       actions: acknowledged.filter((a) => a.kind === 'action').length,
       ...counts,
-      videoRows: check.videoRows,
-      actionRows: check.actionRows,
+      videoRows: check.rows.videoRecords,
+      actionRows: check.rows.actions,
       restarted,
       missing: check.missing,
     };
     return result;
   } finally {
-    for (const server of servers) killServer(server, 'SIGKILL');
-    await Promise.all(servers.map((s) => s.exited));
+    await killAll(servers);
     await target.cleanup();
   }
 }
@@ -196,135 +179,6 @@ export function formatResult(r: DurabilityResult): string {
     `  restarted after the kill and took a new event: ${r.restarted ? 'yes' : 'NO'}`,
     ...(r.missing.length > 0 ? [`  missing ids: ${r.missing.join(', ')}`] : []),
   ].join('\n');
-}
-
-async function prepareDatabase(database: string | undefined, keep: boolean): Promise<Target> {
-  if (database === undefined || dialectOf(database) === 'sqlite') {
-    const dir = database === undefined ? mkdtempSync(join(tmpdir(), 'embudo-durability-')) : null;
-    const url = database ?? `sqlite:${join(dir ?? '', 'durability.db')}`;
-    return {
-      url,
-      dialect: 'sqlite',
-      label: url,
-      cleanup: () => {
-        if (dir && !keep) rmSync(dir, { recursive: true, force: true });
-        return Promise.resolve();
-      },
-    };
-  }
-  const schema = `durability_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  await adminQuery(database, `create schema ${schema}`);
-  const url = new URL(database);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return {
-    url: url.toString(),
-    dialect: 'postgres',
-    label: `postgres://${url.host}${url.pathname} (schema ${schema})`,
-    cleanup: async () => {
-      if (!keep) await adminQuery(database, `drop schema if exists ${schema} cascade`);
-    },
-  };
-}
-
-/** Seeds the demo in-process (the server seeds it again on start: idempotent) and names every lead. */
-async function seedLeads(
-  databaseUrl: string,
-  publicUrl: string,
-): Promise<{ token: string; leadId: string }[]> {
-  const database = openDatabase(databaseUrl);
-  try {
-    await migrate(database);
-    const services = await createServices(database, {
-      publicUrl,
-      baseDomains: [...DEV_BASE_DOMAINS],
-      geoDatabase: 'off',
-    });
-    const demo = await seedDemo(services, publicUrl);
-    const tokens = [demo, ...demo.otherAccounts].flatMap((a) =>
-      a.funnels.flatMap((f) => f.leads.map((l) => l.token)),
-    );
-    const leads: { token: string; leadId: string }[] = [];
-    for (const token of tokens) {
-      const row = await services.repos.leads.findByTokenHash(hashToken(token));
-      if (!row) throw new Error('a seeded demo lead is missing');
-      leads.push({ token, leadId: row.id });
-    }
-    return leads;
-  } finally {
-    await database.close();
-  }
-}
-
-/** The real process, in its own process group: tsx runs the server in a child, and a kill must reach it. */
-async function startServer(databaseUrl: string, servers: RunningServer[]): Promise<RunningServer> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(TSX, [MAIN], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl,
-      PUBLIC_URL: url,
-      SEED_DEMO: 'always',
-      RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'warn',
-    },
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) done();
-    else
-      child.once('exit', () => {
-        done();
-      });
-  });
-  const server = { child, url, exited, output: () => output };
-  servers.push(server);
-  const until = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`the server exited before serving:\n${output}`);
-    if (Date.now() > until) throw new Error(`the server did not start in 60 s:\n${output}`);
-    try {
-      const response = await fetch(`${url}/api/health`);
-      await response.arrayBuffer();
-      if (response.status === 200) return server;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-}
-
-/** Signals the whole process group: tsx and the server process it started. */
-function killServer(server: RunningServer, signal: NodeJS.Signals): void {
-  const pid = server.child.pid;
-  if (pid === undefined || server.child.exitCode !== null || server.child.signalCode !== null) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
-/** After the SIGKILL nothing may answer on the old address any more. */
-async function waitUntilRefused(url: string): Promise<void> {
-  const until = Date.now() + 10_000;
-  while (Date.now() < until) {
-    try {
-      await (await fetch(`${url}/api/health`)).arrayBuffer();
-    } catch {
-      return;
-    }
-    await sleep(50);
-  }
-  throw new Error('the killed server still answers');
 }
 
 async function startSession(url: string, token: string): Promise<string> {
@@ -387,60 +241,6 @@ async function send(
   // The status line is the acknowledgement; a body cut by the kill still counts as acknowledged.
   const answer = (await response.json().catch(() => ({}))) as { result?: unknown };
   return answer.result === false ? 'refused' : 'acknowledged';
-}
-
-async function countStored(
-  databaseUrl: string,
-  acknowledged: Acknowledged[],
-): Promise<{ stored: number; missing: string[]; videoRows: number; actionRows: number }> {
-  const database = openDatabase(databaseUrl);
-  try {
-    const { db } = database;
-    let stored = 0;
-    const missing: string[] = [];
-    for (const kind of ['video', 'action'] as const) {
-      const table = kind === 'video' ? 'videoRecords' : 'actions';
-      const ids = acknowledged
-        .filter((a) => a.kind === kind)
-        .map((a) => eventId(a.leadId, kind, a.clientEventId));
-      for (let i = 0; i < ids.length; i += 500) {
-        const chunk = ids.slice(i, i + 500);
-        const rows = await db.selectFrom(table).select('id').where('id', 'in', chunk).execute();
-        const found = new Set(rows.map((r) => r.id));
-        stored += found.size;
-        for (const id of chunk) if (!found.has(id) && missing.length < 20) missing.push(`${table}/${id}`);
-      }
-    }
-    const count = async (table: 'videoRecords' | 'actions') =>
-      Number(
-        (
-          await db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    return { stored, missing, videoRows: await count('videoRecords'), actionRows: await count('actions') };
-  } finally {
-    await database.close();
-  }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => {
-        done(port);
-      });
-    });
-  });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((done) => setTimeout(done, ms));
 }
 
 async function cli(): Promise<void> {

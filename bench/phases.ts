@@ -1,0 +1,259 @@
+/**
+ * The bench's phases, each on throw-away databases with servers of its own, each returning its rows
+ * (a failure becomes rows that say so, never a missing row):
+ *
+ * - rows 1–2: the first demo lead's page in Chromium;
+ * - rows 3–4: page resolution on 1,000 and on 1,000,000 leads, two servers measured in turn;
+ * - row 5: tracking on SQLite, then on PostgreSQL, each ending in a SIGKILL.
+ *
+ * Every server of rows 3 to 5 is handed to the MemoryWatch that row 6 reads.
+ */
+import pg from 'pg';
+import { launchChromium } from '../e2e/chromium';
+import {
+  prepareDatabase,
+  seedDemoLeads,
+  type ScratchDatabase,
+  type SeededLead,
+} from '../scripts/lib/scratch-database';
+import { killAll, startServer, type RunningServer } from '../scripts/lib/server-process';
+import { benchToken, insertLeads, sampleIndices, type LeadHome } from './lib/leads';
+import type { MemoryWatch } from './lib/memory';
+import type { Row } from './lib/report';
+import { firstPaintFailed, firstPaintRows, measureFirstPaint } from './rows/first-paint';
+import { measurePageWeight, pageWeightFailed, pageWeightRows } from './rows/page-weight';
+import {
+  measureResolution,
+  resolutionRows,
+  type ResolutionResult,
+  type ResolutionTarget,
+} from './rows/page-resolution';
+import {
+  crashUnderLoad,
+  ingestRows,
+  measureIngest,
+  type CrashResult,
+  type IngestResult,
+} from './rows/tracking-ingest';
+import { quickNotes, type Settings } from './settings';
+
+/** Raw measurements, for the JSON file. */
+export type Details = Record<string, unknown>;
+
+/** The demo seed prints links with this origin; the bench builds its own from each server's address. */
+const PUBLIC_URL = 'http://127.0.0.1:3000';
+
+export const log = (line: string): void => {
+  process.stderr.write(`[bench] ${line}\n`);
+};
+
+/** Rows 1 and 2: the first demo lead's page (the video sales letter's first page) in Chromium. */
+export async function pagesPhase(settings: Settings, details: Details): Promise<Row[]> {
+  const servers: RunningServer[] = [];
+  let database: ScratchDatabase | null = null;
+  try {
+    database = await prepareDatabase(undefined, false, 'bench-pages');
+    const [lead] = await seedDemoLeads(database.url, PUBLIC_URL);
+    if (!lead) throw new Error('the demo has no lead');
+    const server = await startServer(database.url, servers, { run: settings.server });
+    const pageUrl = `${server.url}/${lead.slug}/${lead.token}`;
+    const browser = await launchChromium();
+    try {
+      details.chromium = browser.version();
+      const rows: Row[] = [];
+      try {
+        log(`row 1: ${settings.paintRuns} throttled loads each of the page and of its static floor`);
+        const paint = await measureFirstPaint(browser, server.url, pageUrl, settings.paintRuns);
+        details.firstPaint = paint;
+        rows.push(...firstPaintRows(paint));
+      } catch (error) {
+        rows.push(...firstPaintFailed(error));
+      }
+      try {
+        log('row 2: what the page downloads before any input');
+        const weight = await measurePageWeight(browser, pageUrl, settings.settleMs);
+        details.pageWeight = weight;
+        rows.push(...pageWeightRows(weight, settings.settleMs));
+      } catch (error) {
+        rows.push(...pageWeightFailed(error));
+      }
+      return rows;
+    } finally {
+      await browser.close();
+    }
+  } catch (error) {
+    return [...firstPaintFailed(error), ...pageWeightFailed(error)];
+  } finally {
+    await killAll(servers);
+    await database?.cleanup();
+  }
+}
+
+/** The funnels leads are spread over, with their account's slug. */
+function homesOf(leads: readonly SeededLead[]): LeadHome[] {
+  const byFunnel = new Map(
+    leads.map((l) => [l.funnelId, { accountId: l.accountId, slug: l.slug, funnelId: l.funnelId }]),
+  );
+  return [...byFunnel.values()];
+}
+
+const count = (n: number): string => n.toLocaleString('en-US');
+
+/**
+ * Rows 3 and 4: two SQLite databases, of 1,000 and of 1,000,000 leads, each with its own server; the
+ * runs alternate between them.
+ */
+export async function resolutionPhase(
+  settings: Settings,
+  watch: MemoryWatch,
+  details: Details,
+): Promise<Row[]> {
+  const servers: RunningServer[] = [];
+  const databases: ScratchDatabase[] = [];
+  const watching: (() => void)[] = [];
+  let result: ResolutionResult | { error: unknown } = { error: 'not run' };
+  try {
+    const seeded = [];
+    for (const leads of [settings.baseLeads, settings.grownLeads]) {
+      const database = await prepareDatabase(undefined, false, 'bench-leads');
+      databases.push(database);
+      const homes = homesOf(await seedDemoLeads(database.url, PUBLIC_URL));
+      log(`rows 3-4: ${count(leads)} leads into a new SQLite database`);
+      const started = Date.now();
+      await insertLeads(database.url, homes, { tag: 'bench', from: 0, count: leads }, () => false);
+      details[`seconds to seed ${count(leads)} leads`] = (Date.now() - started) / 1000;
+      const sample = [...sampleIndices(leads, settings.requestedLeads)].map((index) => ({
+        slug: (homes[index % homes.length] as LeadHome).slug,
+        token: benchToken('bench', index),
+      }));
+      seeded.push({ database, leads, sample });
+    }
+    const targets: ResolutionTarget[] = [];
+    for (const { database, leads, sample } of seeded) {
+      const server = await startServer(database.url, servers, { run: settings.server });
+      watching.push(watch.watch(`page resolution, ${count(leads)} leads`, server.child.pid));
+      targets.push({ url: server.url, leads, sample });
+    }
+    const [base, grown] = targets as [ResolutionTarget, ResolutionTarget];
+    log('rows 3-4: POST /api/funnel/site against GET /api/health, in turn on both');
+    result = await measureResolution(base, grown, {
+      connections: settings.connections,
+      seconds: settings.seconds,
+      rounds: settings.rounds,
+      warmUpSeconds: settings.warmUpSeconds,
+    });
+  } catch (error) {
+    result = { error };
+  } finally {
+    for (const stop of watching) stop();
+    await killAll(servers);
+    for (const database of databases) await database.cleanup();
+  }
+  details.resolution = errorsAsText(result);
+  return resolutionRows(
+    result,
+    { base: settings.baseLeads, grown: settings.grownLeads },
+    settings,
+    quickNotes(settings),
+  );
+}
+
+/** Row 5 on one database: the rate, then the same load ended by a SIGKILL. */
+async function ingestOn(
+  name: 'SQLite' | 'PostgreSQL',
+  url: string | undefined,
+  settings: Settings,
+  watch: MemoryWatch,
+  details: Details,
+): Promise<Row[]> {
+  let ingest: IngestResult | { error: unknown } = { error: 'not run' };
+  let crash: CrashResult | { error: unknown } = { error: 'not run' };
+  const servers: RunningServer[] = [];
+  let cleanup: () => Promise<void> = () => Promise.resolve();
+  try {
+    const database = await prepareDatabase(url, false, 'bench_ingest');
+    cleanup = database.cleanup;
+    const demo = await seedDemoLeads(database.url, PUBLIC_URL);
+    // The video sales letter's funnel: its visits play a video, and its first page never closes tracking.
+    const homes = homesOf(demo.slice(0, 1));
+    const leads = await insertLeads(
+      database.url,
+      homes,
+      { tag: 'visit', from: 0, count: settings.visitorLeads },
+      () => true,
+    );
+    const server = await startServer(database.url, servers, { run: settings.server });
+    const stop = watch.watch(`tracking, ${name}`, server.child.pid);
+    try {
+      log(`row 5: tracking visits against the no-op tracking call on ${name}`);
+      ingest = await measureIngest(server.url, leads, {
+        connections: settings.connections,
+        seconds: settings.seconds,
+        rounds: settings.rounds,
+        warmUpSeconds: settings.warmUpSeconds,
+      });
+      log(`row 5: the same load on ${name}, SIGKILL after ${settings.killAfterSeconds} s, restart, count`);
+      crash = await crashUnderLoad(
+        server,
+        database.url,
+        servers,
+        leads,
+        {
+          connections: settings.connections,
+          killAfterSeconds: settings.killAfterSeconds,
+          minAcknowledged: settings.minAcknowledged,
+          server: { run: settings.server },
+        },
+        (restarted) => watch.watch(`tracking, ${name}, after the SIGKILL`, restarted.child.pid),
+      );
+    } finally {
+      stop();
+    }
+  } catch (error) {
+    if ('error' in ingest) ingest = { error };
+    crash = { error };
+  } finally {
+    await killAll(servers);
+    await cleanup();
+  }
+  details[`ingest${name}`] = { ingest: errorsAsText(ingest), crash: errorsAsText(crash) };
+  return ingestRows(name, ingest, crash, settings, quickNotes(settings).load);
+}
+
+export async function ingestPhase(
+  settings: Settings,
+  watch: MemoryWatch,
+  postgres: string,
+  details: Details,
+): Promise<Row[]> {
+  const rows = await ingestOn('SQLite', undefined, settings, watch, details);
+  const reachable = await canConnect(postgres);
+  if (reachable !== true) {
+    const reason = `PostgreSQL not reachable at ${safeUrl(postgres)} (${reachable}); pass --postgres URL`;
+    return [...rows, ...ingestRows('PostgreSQL', { error: reason }, { error: reason }, settings, [])];
+  }
+  return [...rows, ...(await ingestOn('PostgreSQL', postgres, settings, watch, details))];
+}
+
+async function canConnect(url: string): Promise<true | string> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+function safeUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.password = '';
+  return parsed.toString();
+}
+
+function errorsAsText<T extends object>(value: T | { error: unknown }): T | { error: string } {
+  return 'error' in value
+    ? { error: value.error instanceof Error ? value.error.message : String(value.error) }
+    : value;
+}

@@ -1,0 +1,123 @@
+/**
+ * npm run bench [-- --quick] [-- --strict] [-- --postgres postgres://…] [-- --source]
+ *
+ * Measures the figures of the performance issue against the real server process (`tsx
+ * apps/server/src/main.ts`, started as `npm start` starts it) and prints one table: figure, baseline,
+ * ratio, budget, and whether the budget holds. The same goes to bench/results/<time>-<mode>.json
+ * (bench/results/README.md). It exits 0 whatever the figures (it is a measurement); with --strict it
+ * exits 1 when a budget does not hold or could not be measured.
+ *
+ * --quick runs shorter and smaller (bench/settings.ts) and still prints every row. PostgreSQL (row 5)
+ * is --postgres, else BENCH_POSTGRES_URL, else TEST_DATABASE_URL, else the local server of CI. The
+ * server runs as `npm start` runs it, from the bundle `npm run build` makes; --source runs the
+ * TypeScript sources through tsx instead, as the tests do.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { SERVER_BUNDLE } from '../scripts/build-server';
+import { ROOT, serverCommand } from '../scripts/lib/server-process';
+import { MemoryWatch } from './lib/memory';
+import { renderTable, type Row } from './lib/report';
+import { ingestPhase, log, pagesPhase, resolutionPhase, type Details } from './phases';
+import { memoryRows } from './rows/memory';
+import { FULL, QUICK, type Settings } from './settings';
+
+const RESULTS_DIR = join(ROOT, 'bench/results');
+/** The local PostgreSQL of CI and of the README, when nothing else is named. */
+const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
+
+/** The commit measured, read from .git without running git; null when there is no repository. */
+function commitOf(): string | null {
+  try {
+    const head = readFileSync(join(ROOT, '.git/HEAD'), 'utf8').trim();
+    if (!head.startsWith('ref: ')) return head;
+    const ref = head.slice(5);
+    try {
+      return readFileSync(join(ROOT, '.git', ref), 'utf8').trim();
+    } catch {
+      const packed = readFileSync(join(ROOT, '.git/packed-refs'), 'utf8');
+      return (
+        packed
+          .split('\n')
+          .find((line) => line.endsWith(` ${ref}`))
+          ?.split(' ')[0] ?? null
+      );
+    }
+  } catch {
+    return null;
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      strict: { type: 'boolean', default: false },
+      postgres: { type: 'string' },
+      source: { type: 'boolean', default: false },
+    },
+  });
+  const bundled = !values.source && existsSync(SERVER_BUNDLE);
+  const settings: Settings = { ...(values.quick ? QUICK : FULL), server: bundled ? 'bundle' : 'source' };
+  if (!values.source && !bundled)
+    log(`no server bundle at ${SERVER_BUNDLE}: measuring the sources through tsx`);
+  const postgres =
+    values.postgres ?? process.env.BENCH_POSTGRES_URL ?? process.env.TEST_DATABASE_URL ?? DEFAULT_POSTGRES;
+  const startedAt = new Date();
+  const loadBefore = loadavg();
+  log(`${settings.mode} run; rows print when every phase is done`);
+
+  const details: Details = {};
+  const watch = new MemoryWatch(settings.server === 'source');
+  const rows: Row[] = [];
+  try {
+    rows.push(...(await pagesPhase(settings, details)));
+    rows.push(...(await resolutionPhase(settings, watch, details)));
+    rows.push(...(await ingestPhase(settings, watch, postgres, details)));
+  } finally {
+    watch.stopAll();
+  }
+  rows.push(...memoryRows(watch, serverCommand(settings.server)));
+  details.memory = watch.processes();
+
+  const table = renderTable(rows);
+  const machine = `${cpus().length} CPUs, load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')} at the start`;
+  process.stdout.write(
+    `\nEmbudo bench (${settings.mode}), ${startedAt.toISOString()}, ${machine}\n` +
+      `server: ${serverCommand(settings.server)}\n\n${table}\n`,
+  );
+
+  const finishedAt = new Date();
+  const result = {
+    mode: settings.mode,
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    commit: commitOf(),
+    server: serverCommand(settings.server),
+    machine: {
+      node: process.version,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? null,
+      memoryBytes: totalmem(),
+      loadAverageBefore: loadBefore,
+      loadAverageAfter: loadavg(),
+      chromium: details.chromium ?? null,
+    },
+    settings,
+    rows,
+    table,
+    details,
+  };
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = join(RESULTS_DIR, `${startedAt.toISOString().replace(/[:.]/g, '-')}-${settings.mode}.json`);
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  process.stdout.write(`\nwritten to ${file.slice(ROOT.length)}\n`);
+  if (values.strict && rows.some((r) => r.budget !== null && r.holds !== true)) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
