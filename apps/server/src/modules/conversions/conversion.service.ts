@@ -103,7 +103,7 @@ export function createConversionService({
     /** POST /funnel/lead/ip: the address the browser reports for itself. */
     async leadIp(input: { token: string; ip: string }): Promise<SuccessAnswer> {
       if (isIP(input.ip) === 0) return { success: false, message: 'INVALID_IP' };
-      const lead = await leads.byToken(input.token);
+      const lead = await leads.identify(input.token);
       if (!lead) return { success: false, message: VisitorMessage.unknownToken };
       await conversions.setLeadIp(lead.leadId, input.ip, now());
       return { success: true };

@@ -120,7 +120,7 @@ export function createTrackingService({ writer, leads, tracking, now = Date.now 
     },
 
     async endSession(sessionId: string, input: PageSessionEnd): Promise<TrackAck> {
-      const lead = await leads.byToken(input.token);
+      const lead = await leads.identify(input.token);
       if (!lead) return UNKNOWN_TOKEN;
       const at = now();
       const changed = await writer.write({
