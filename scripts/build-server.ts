@@ -15,6 +15,16 @@ import { z } from 'zod';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = join(ROOT, 'apps/server');
 export const SERVER_BUNDLE = join(SERVER, 'dist/main.mjs');
+/**
+ * How `npm start` runs the bundle (package.json repeats them; main.test.ts checks they agree): stack
+ * traces through the source map, and a heap sized for a small server (decision 0014). The live heap is
+ * about 30 MB; without limits V8 lets garbage pile up to several times that between collections.
+ */
+export const SERVER_NODE_FLAGS = [
+  '--enable-source-maps',
+  '--max-semi-space-size=8',
+  '--max-old-space-size=128',
+];
 
 const Manifest = z.object({
   dependencies: z.record(z.string(), z.string()).optional(),

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_BUNDLE } from '../build-server';
+import { SERVER_BUNDLE, SERVER_NODE_FLAGS } from '../build-server';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -55,7 +55,7 @@ export async function startServer(
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const [command, args] =
-    options.run === 'bundle' ? [process.execPath, ['--enable-source-maps', SERVER_BUNDLE]] : [TSX, [MAIN]];
+    options.run === 'bundle' ? [process.execPath, [...SERVER_NODE_FLAGS, SERVER_BUNDLE]] : [TSX, [MAIN]];
   const child = spawn(command, args, {
     cwd: ROOT,
     detached: true,

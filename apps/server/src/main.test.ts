@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from './db';
 
-import { buildServerBundle } from '../../../scripts/build-server';
+import { buildServerBundle, SERVER_NODE_FLAGS } from '../../../scripts/build-server';
 
 interface Running {
   child: ChildProcessWithoutNullStreams;
@@ -19,7 +19,7 @@ interface Running {
 const bundle = buildServerBundle();
 
 function startServer(main: string, env: Record<string, string>): Running {
-  const child = spawn(process.execPath, ['--enable-source-maps', main], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, main], {
     env: { ...process.env, ...env },
     stdio: 'pipe',
   });
@@ -127,6 +127,20 @@ describe('npm start (the real process)', () => {
       .executeTakeFirst();
     await database.close();
     expect(row?.name).toBe('Written during shutdown');
+  });
+});
+
+describe('npm start', () => {
+  it('runs the bundle with the flags the tests and the benchmark run it with', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const manifest = JSON.parse(
+      await readFile(new URL('../../../package.json', import.meta.url), 'utf8'),
+    ) as {
+      scripts: Record<string, string>;
+    };
+    expect(manifest.scripts.start).toBe(
+      `npm run build && node ${SERVER_NODE_FLAGS.join(' ')} apps/server/dist/main.mjs`,
+    );
   });
 });
 
