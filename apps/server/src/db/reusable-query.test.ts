@@ -28,7 +28,8 @@ describe.each(TEST_DIALECTS)('a query compiled once and run with new values, on 
     const { funnel } = await newFunnel(h.services, owner, {
       pages: [{ headline: 'One' }, { headline: 'Two' }],
     });
-    const find = reusableQuery(h.db, ['id'], ({ id }) =>
+    // A computed column and an alias: their names come back as Kysely gives them.
+    const withPageCount = (id: string) =>
       h.db
         .selectFrom('funnels')
         .selectAll('funnels')
@@ -40,21 +41,9 @@ describe.each(TEST_DIALECTS)('a query compiled once and run with new values, on 
             .as('pageCount'),
         )
         .select('funnels.accountId as ownerAccountId')
-        .where('funnels.id', '=', id),
-    );
-    const viaKysely = await h.db
-      .selectFrom('funnels')
-      .selectAll('funnels')
-      .select((eb) =>
-        eb
-          .selectFrom('pages')
-          .select((p) => p.fn.countAll<number>().as('n'))
-          .whereRef('pages.funnelId', '=', 'funnels.id')
-          .as('pageCount'),
-      )
-      .select('funnels.accountId as ownerAccountId')
-      .where('funnels.id', '=', funnel.id)
-      .execute();
+        .where('funnels.id', '=', id);
+    const find = reusableQuery(h.db, ['id'], ({ id }) => withPageCount(id));
+    const viaKysely = await withPageCount(funnel.id).execute();
     expect(await find({ id: funnel.id })).toEqual(viaKysely);
     expect(viaKysely[0]).toMatchObject({ pageCount: 2, ownerAccountId: owner.id });
   });
