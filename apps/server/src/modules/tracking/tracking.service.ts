@@ -58,7 +58,9 @@ export function createTrackingService({ writer, leads, tracking, now = Date.now 
   async function sessionOf(
     token: string,
     sessionId: string,
-  ): Promise<{ refused: TrackAck } | { refused: null; leadId: string; session: { id: string; pageId: string } }> {
+  ): Promise<
+    { refused: TrackAck } | { refused: null; leadId: string; session: { id: string; pageId: string } }
+  > {
     const found = await tracking.sessionContext(hashToken(token), sessionId);
     if (!found) return { refused: UNKNOWN_TOKEN };
     if (found.sessionId === null || found.pageId === null) return { refused: UNKNOWN_SESSION };
