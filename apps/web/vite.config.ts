@@ -16,6 +16,12 @@ export default defineConfig({
     target: 'es2020',
     rollupOptions: {
       input: fileURLToPath(new URL('src/entry-client.tsx', import.meta.url)),
+      // The contracts have no side effects (conventions: zod and plain values only). Said here, a
+      // module of theirs that the page does not use stays out of the first bundle even when
+      // `@embudo/contracts/runtime` re-exports it: the sanitiser policy loads with the sanitiser.
+      treeshake: {
+        moduleSideEffects: (id) => (/[\\/]packages[\\/]contracts[\\/]/.test(id) ? false : undefined),
+      },
       // TanStack Query marks its modules "use client" for React Server Components; meaningless here.
       onwarn(warning, warn) {
         if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);

@@ -1,16 +1,17 @@
 import { DEFAULT_LANGUAGE } from '@embudo/contracts';
 import { renderToString } from 'react-dom/server';
-import { createQueryClient } from './api/query-client';
+import { eagerParts } from './app/eager-parts';
 import { Root } from './app/Root';
-import { LegalPage } from './legal/LegalPage';
 import { PAGE_STATE_ID, serialisePageState, type PageState } from './app/page-state';
 import { chooseView } from './app/choose-view';
 import { STYLES } from './app/styles';
+import { CATALOGS, type Catalogs } from './i18n/catalog';
+import { resolveLanguage } from './i18n/languages';
 import { translate } from './i18n/translate';
 import { greetingName, personalise } from './lib/greeting';
 import { htmlToText } from './lib/html-text';
 
-export interface RenderInput extends PageState {
+export interface RenderInput extends Omit<PageState, 'catalogs'> {
   /** The hydration bundle (from the build manifest); without it the page renders but stays static. */
   assets?: { entryScript: string | null; styles: string[] };
 }
@@ -52,8 +53,11 @@ export function renderVisitorPage({ context, site, baseDomains, assets }: Render
         : view.kind === 'legal'
           ? translate(lang, view.page === 'terms' ? 'footer.terms' : 'footer.privacy')
           : translate(lang, 'notFound.title');
+  // The page's catalogue only: the browser hydrates with what the server rendered with.
+  const language = resolveLanguage(lang);
+  const catalogs: Catalogs = { [language]: CATALOGS[language] };
   const body = renderToString(
-    <Root client={createQueryClient()} LegalView={LegalPage} context={context} initial={site} />,
+    <Root parts={eagerParts} context={context} initial={site} catalogs={catalogs} />,
   );
   const scripts = assets?.entryScript
     ? `<script type="module" src="${escapeHtml(assets.entryScript)}"></script>`
@@ -61,6 +65,6 @@ export function renderVisitorPage({ context, site, baseDomains, assets }: Render
   const links = (assets?.styles ?? [])
     .map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`)
     .join('');
-  const html = `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLES}</style>${links}</head><body><div id="root">${body}</div><script id="${PAGE_STATE_ID}" type="application/json">${serialisePageState({ context, site, baseDomains })}</script>${scripts}</body></html>`;
+  const html = `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLES}</style>${links}</head><body><div id="root">${body}</div><script id="${PAGE_STATE_ID}" type="application/json">${serialisePageState({ context, site, baseDomains, catalogs })}</script>${scripts}</body></html>`;
   return { status, html };
 }

@@ -1,20 +1,20 @@
 import type { FunnelPageData, SiteContext, SiteResponse } from '@embudo/contracts';
 import { DEFAULT_LANGUAGE } from '@embudo/contracts/runtime';
-import { useQuery } from '@tanstack/react-query';
-import { Suspense, useEffect, useMemo, type ComponentType } from 'react';
-import { fetchSite, siteQueryKey } from '../api/site-api';
+import { Suspense, useEffect, useMemo } from 'react';
+import { useSiteData } from '../api/use-site-data';
+import { onFirstInteraction } from '../lib/first-interaction';
 import { FunnelPage } from '../funnel-page/FunnelPage';
+import type { Catalogs } from '../i18n/catalog';
 import { I18nProvider } from '../i18n/I18nProvider';
 import { LandingPage } from '../landing/LandingPage';
 import { useVisitorLocation } from '../location/use-visitor-location';
 import { SessionProvider } from '../tracking/SessionProvider';
-import type { LegalPageProps } from '../legal/LegalPage';
-import { PreviewBar } from '../preview/PreviewBar';
 import { Expired } from '../screens/Expired';
 import { InvalidLink } from '../screens/InvalidLink';
 import { NotFound } from '../screens/NotFound';
 import { Spinner } from '../screens/Spinner';
 import { chooseView } from './choose-view';
+import { PartsProvider, type AppParts } from './parts';
 import { useChatRedirect } from './use-chat-redirect';
 
 /** Messages that mean the account cannot show pages: 'Error al mostrar la página' (spec §4.1). */
@@ -22,25 +22,24 @@ const ACCOUNT_ERRORS = new Set(['INACTIVE_SUBSCRIPTION', 'CANT_GET_USER']);
 
 export interface AppProps {
   /**
-   * The legal pages: rendered directly on the server, loaded on demand in the browser, so their
-   * texts stay out of the bundle every visitor downloads.
+   * The legal pages, the preview bar and the timed persuasion elements: rendered directly on the
+   * server, loaded on demand in the browser, so their code stays out of the bundle every visitor
+   * downloads (see `AppParts`).
    */
-  LegalView: ComponentType<LegalPageProps>;
+  parts: AppParts;
   context: SiteContext;
   /** What the server resolved while rendering; the browser starts from the same data. */
   initial: SiteResponse | null;
+  /** The catalogues of texts at hand: every one on the server, the page's own in the browser. */
+  catalogs: Catalogs;
 }
 
 /** The one entry point (spec §2.2): the view, chosen in the spec's order, in the page's language. */
-export function App({ LegalView, context, initial }: AppProps) {
+export function App({ parts, context, initial, catalogs }: AppProps) {
+  const { LegalView, PreviewBar } = parts;
   const hasAddress = Boolean(context.userToken ?? context.queryParams?.previewToken);
-  const query = useQuery({
-    queryKey: siteQueryKey(context),
-    queryFn: () => fetchSite(context),
-    enabled: hasAddress,
-    ...(initial ? { initialData: initial } : {}),
-  });
-  const site = query.data ?? null;
+  const query = useSiteData(context, initial, hasAddress);
+  const site = query.site;
   const data = site?.data ?? null;
   const redirecting = useChatRedirect(context, data);
   const path = usePath(context);
@@ -48,12 +47,14 @@ export function App({ LegalView, context, initial }: AppProps) {
   const view = chooseView({
     context,
     site,
-    loading: hasAddress && query.isPending,
-    error: query.isError || (site !== null && ACCOUNT_ERRORS.has(site.message)),
+    loading: hasAddress && query.pending,
+    error: query.error || (site !== null && ACCOUNT_ERRORS.has(site.message)),
     redirecting,
   });
   const language = (data?.language ?? DEFAULT_LANGUAGE).toLowerCase();
   useDocumentLanguage(language);
+  // Once the visitor acts, a page change may follow: its parts' code is fetched ahead.
+  useEffect(() => onFirstInteraction(parts.preload), [parts]);
   // Where the visitor is, for the session's details: only on a tracked page (not in preview, spec
   // §4.1), so no other view re-renders while it hydrates.
   const location = useVisitorLocation(view.kind === 'page' && data !== null && isTracked(data));
@@ -100,28 +101,34 @@ export function App({ LegalView, context, initial }: AppProps) {
       const preview = data.previewToken ? (
         <PreviewBar token={data.previewToken} nextToken={data.action.nextPreviewPageToken} />
       ) : null;
-      const reload = () => query.refetch();
+      const reload = query.refetch;
       screen = (
-        <SessionProvider
-          token={data.previewToken ? null : (context.userToken ?? null)}
-          tracking={isTracked(data)}
-          location={sessionLocation}
-        >
-          {data.layout === 'landing' ? (
-            <LandingPage data={data} path={path} reload={reload}>
-              {preview}
-            </LandingPage>
-          ) : (
-            <FunnelPage data={data} path={path} reload={reload}>
-              {preview}
-            </FunnelPage>
-          )}
-        </SessionProvider>
+        <PartsProvider value={parts}>
+          <SessionProvider
+            token={data.previewToken ? null : (context.userToken ?? null)}
+            tracking={isTracked(data)}
+            location={sessionLocation}
+          >
+            {data.layout === 'landing' ? (
+              <LandingPage data={data} path={path} reload={reload}>
+                {preview}
+              </LandingPage>
+            ) : (
+              <FunnelPage data={data} path={path} reload={reload}>
+                {preview}
+              </FunnelPage>
+            )}
+          </SessionProvider>
+        </PartsProvider>
       );
       break;
     }
   }
-  return <I18nProvider language={language}>{screen}</I18nProvider>;
+  return (
+    <I18nProvider language={language} catalogs={catalogs}>
+      {screen}
+    </I18nProvider>
+  );
 }
 
 /** Tracking is off in preview and on an OFFERT page the lead completed (spec §4.3, §5). */

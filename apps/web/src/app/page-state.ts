@@ -1,4 +1,5 @@
 import type { SiteContext, SiteResponse } from '@embudo/contracts';
+import type { Catalogs } from '../i18n/catalog';
 
 export const PAGE_STATE_ID = 'embudo-data';
 
@@ -7,6 +8,11 @@ export interface PageState {
   site: SiteResponse | null;
   /** The server's base domains, so the browser reads its own address with the same function. */
   baseDomains: string[];
+  /**
+   * The page's catalogue of texts, so that the browser bundle carries none (another language loads
+   * on demand). Absent from pages served before it existed.
+   */
+  catalogs?: Catalogs;
 }
 
 /** JSON inside a <script> must not be able to close it. */

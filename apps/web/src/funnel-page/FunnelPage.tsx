@@ -1,16 +1,13 @@
 import type { FunnelPageData } from '@embudo/contracts';
 import { Suspense, useEffect, useMemo, useRef } from 'react';
+import { useParts } from '../app/parts';
 import { useButtonVisibility } from '../button/use-button-visibility';
 import { Footer } from '../layout/Footer';
 import { HeadlineBlock } from '../layout/HeadlineBlock';
 import { LazyInactivityModal, LazyNextVideoOverlay, preloadModal } from '../modals/lazy';
 import { ActionButton, BlockedWindow } from '../page-actions/ActionButton';
 import { usePageActions } from '../page-actions/use-page-actions';
-import { CountdownBanner } from '../persuasion/CountdownBanner';
-import { FakeProgressBar } from '../persuasion/FakeProgressBar';
-import { FomoPopups, fomoEnabled, fomoSite } from '../persuasion/FomoPopups';
-import { OnlineCount } from '../persuasion/OnlineCount';
-import { validRange } from '../persuasion/persuasion-rules';
+import { fomoEnabled, fomoSite, validRange } from '../persuasion/persuasion-rules';
 import { useSession } from '../tracking/SessionProvider';
 import { newEventId, trackVideo } from '../tracking/tracking-api';
 import type { PlayerEvent, PlayerHandle } from '../video/player';
@@ -84,7 +81,12 @@ export function FunnelPage({
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [data.idPage],
   );
-  const onlineRange = data.isFakeUserOnlineOn ? validRange(data.fakeUserRange) : null;
+  // The same range object while the setting stays, so the count's element is left alone.
+  const onlineRange = useMemo(
+    () => (data.isFakeUserOnlineOn ? validRange(data.fakeUserRange) : null),
+    [data.isFakeUserOnlineOn, data.fakeUserRange],
+  );
+  const { FakeProgressBar, CountdownBanner, OnlineCount, FomoPopups } = useParts();
 
   return (
     <div

@@ -4,12 +4,14 @@
  * The Spanish catalogue is the reference: its keys define `MessageKey`, and `pt` and `en` are typed
  * so that a missing or an extra key is a compile error (and `i18n.test.tsx` checks it again at
  * runtime). Placeholders are written `{name}` and filled by `translate()`.
+ *
+ * The browser bundle holds none of them: the server inlines the page's catalogue in the page state,
+ * and this module is a chunk of its own, loaded only if the page changes language in the browser.
  */
 
-/** Page languages; `es` is the default (spec §1, §9). Same values as `Language` in @embudo/contracts. */
-export const LANGUAGES = ['es', 'pt', 'en'] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: Language = 'es';
+import type { Language } from './languages';
+
+export { DEFAULT_LANGUAGE, LANGUAGES, type Language } from './languages';
 
 export const es = {
   'common.loading': 'Cargando…',
@@ -74,6 +76,8 @@ export const es = {
 
 export type MessageKey = keyof typeof es;
 export type Catalog = Readonly<Record<MessageKey, string>>;
+/** The catalogues at hand, by language. */
+export type Catalogs = Partial<Readonly<Record<Language, Catalog>>>;
 
 export const pt: Catalog = {
   'common.loading': 'Carregando…',

@@ -159,7 +159,7 @@ describe('I18nProvider', () => {
 
   it('renders texts in the provider language on the server', () => {
     const html = renderToString(
-      <I18nProvider language="pt">
+      <I18nProvider language="pt" catalogs={CATALOGS}>
         <Probe />
       </I18nProvider>,
     );
@@ -168,7 +168,7 @@ describe('I18nProvider', () => {
 
   it('resolves the language given to the provider', () => {
     const html = renderToString(
-      <I18nProvider language="EN">
+      <I18nProvider language="EN" catalogs={CATALOGS}>
         <Probe />
       </I18nProvider>,
     );
@@ -176,8 +176,26 @@ describe('I18nProvider', () => {
     expect(html).toContain('lang="en"');
   });
 
-  it('uses es outside a provider', () => {
-    expect(renderToString(<Probe />)).toContain('Siguiente video en...');
+  it('renders with the one catalogue the browser has (the page inlines it)', () => {
+    const html = renderToString(
+      <I18nProvider language="en" catalogs={{ en }}>
+        <Probe />
+      </I18nProvider>,
+    );
+    expect(html).toBe('<p lang="en">Next video in...<!-- --> <!-- -->3 minutes ago</p>');
+  });
+
+  it("shows the texts at hand while the language's own catalogue is missing", () => {
+    const html = renderToString(
+      <I18nProvider language="pt" catalogs={{ es }}>
+        <Probe />
+      </I18nProvider>,
+    );
+    expect(html).toBe('<p lang="pt">Siguiente video en...<!-- --> <!-- -->hace 3 minutos</p>');
+  });
+
+  it('says es outside a provider, and shows keys without a catalogue (never throws)', () => {
     expect(renderToString(<Probe />)).toContain('lang="es"');
+    expect(renderToString(<Probe />)).toContain('nextVideo.caption');
   });
 });

@@ -1,10 +1,11 @@
 import type { FunnelPageData } from '@embudo/contracts';
+import { useParts } from '../app/parts';
 import { useButtonVisibility } from '../button/use-button-visibility';
 import { Footer } from '../layout/Footer';
 import { HeadlineBlock } from '../layout/HeadlineBlock';
 import { ActionButton, BlockedWindow } from '../page-actions/ActionButton';
 import { usePageActions } from '../page-actions/use-page-actions';
-import { FomoPopups, fomoEnabled, fomoSite } from '../persuasion/FomoPopups';
+import { fomoEnabled, fomoSite } from '../persuasion/persuasion-rules';
 import { useSession } from '../tracking/SessionProvider';
 
 /**
@@ -38,6 +39,7 @@ export function LandingPage({
     flushVideo: () => undefined,
   });
   const { location } = useSession();
+  const { FomoPopups } = useParts();
   return (
     <div className={chat ? 'landing landing-chat' : 'landing'}>
       <main className="landing-main">

@@ -1,4 +1,3 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useVisitorLocation } from './use-visitor-location';
@@ -9,12 +8,7 @@ function Probe({ enabled }: { enabled: boolean }) {
 }
 
 function renderOnServer(enabled: boolean): string {
-  const client = new QueryClient();
-  return renderToString(
-    <QueryClientProvider client={client}>
-      <Probe enabled={enabled} />
-    </QueryClientProvider>,
-  );
+  return renderToString(<Probe enabled={enabled} />);
 }
 
 afterEach(() => {

@@ -1,7 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import type { LocationDeps, LocationRecord } from './location';
-
-export const VISITOR_LOCATION_QUERY_KEY = ['visitor-location'] as const;
 
 export interface VisitorLocationState {
   /** The visitor's record (the unknown-valued fallback when the lookup failed); null until known. */
@@ -31,22 +29,40 @@ export function browserLocationDeps(): LocationDeps {
   };
 }
 
+/** The one lookup of this page load, shared by every caller; null until first wanted. */
+let lookup: Promise<LocationRecord | null> | null = null;
+
+function lookUpOnce(): Promise<LocationRecord | null> {
+  // Loaded after the first paint: the lookup's code is not in the page's first bundle.
+  lookup ??= import('./location')
+    .then(({ lookupLocation }) => lookupLocation(browserLocationDeps()))
+    .then(
+      (result) => result.record,
+      // No retries: a failed lookup already answers the fallback; anything else leaves no location.
+      () => null,
+    );
+  return lookup;
+}
+
 /**
- * The visitor's location (spec §4.2), looked up once per page in the browser. Disabled during server
- * rendering, so the server and the hydrating browser both render `{ location: null, done: false }`
- * first. No retries: a failed lookup already answers the fallback.
+ * The visitor's location (spec §4.2), looked up once per page load in the browser, when first
+ * wanted. Nothing runs during server rendering, so the server and the hydrating browser both render
+ * `{ location: null, done: false }` first.
  */
 export function useVisitorLocation(enabled: boolean): VisitorLocationState {
-  const query = useQuery({
-    queryKey: VISITOR_LOCATION_QUERY_KEY,
-    // Loaded after the first paint: the lookup's code is not in the page's first bundle.
-    queryFn: () => import('./location').then(({ lookupLocation }) => lookupLocation(browserLocationDeps())),
-    enabled: enabled && typeof window !== 'undefined',
-    retry: false,
-    staleTime: Infinity,
+  const [state, setState] = useState<{ location: LocationRecord | null; done: boolean }>({
+    location: null,
+    done: false,
   });
-  return {
-    location: query.data?.record ?? null,
-    done: !enabled || query.isSuccess || query.isError,
-  };
+  useEffect(() => {
+    if (!enabled) return;
+    let gone = false;
+    void lookUpOnce().then((location) => {
+      if (!gone) setState({ location, done: true });
+    });
+    return () => {
+      gone = true;
+    };
+  }, [enabled]);
+  return { location: state.location, done: !enabled || state.done };
 }

@@ -2,6 +2,7 @@ import { TIMING } from '@embudo/contracts/runtime';
 import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CATALOGS } from '../i18n/catalog';
 import { I18nProvider } from '../i18n/I18nProvider';
 import { BlockedWindowModal } from './BlockedWindowModal';
 import { InactivityModal } from './InactivityModal';
@@ -16,7 +17,11 @@ import {
 
 const noop = () => undefined;
 const render = (language: string, node: ReactNode): string =>
-  renderToString(<I18nProvider language={language}>{node}</I18nProvider>);
+  renderToString(
+    <I18nProvider language={language} catalogs={CATALOGS}>
+      {node}
+    </I18nProvider>,
+  );
 
 /** The texts of the rendered HTML, one per element that holds text, entities decoded. */
 const texts = (html: string): string[] =>

@@ -1,25 +1,10 @@
-import type { FomoResponse, FunnelPageData } from '@embudo/contracts';
+import type { FomoResponse } from '@embudo/contracts';
 import { TIMING } from '@embudo/contracts/runtime';
 import { useEffect, useRef, useState } from 'react';
 import { request } from '../api/http-client';
 import { useT } from '../i18n/I18nProvider';
-import { flagCode, minutesAgo } from './persuasion-rules';
-
-type FomoSite = 'LPI' | 'VIDEO' | 'OFFERT';
-
-/** The social-proof site of a page (spec §4.7): the WhatsApp landing, the offer, or a video page. */
-export function fomoSite(data: Pick<FunnelPageData, 'buttonAction'>): FomoSite {
-  if (data.buttonAction === 'LPI-REDIRECT-WPP') return 'LPI';
-  if (data.buttonAction === 'OFFERT') return 'OFFERT';
-  return 'VIDEO';
-}
-
-/** Whether the owner switched social proof on for this page's site. */
-export function fomoEnabled(data: Pick<FunnelPageData, 'buttonAction' | 'isFomoOn' | 'fomo'>): boolean {
-  const site = fomoSite(data);
-  const settings = site === 'LPI' ? data.fomo.lpi : site === 'OFFERT' ? data.fomo.offert : data.fomo.video;
-  return data.isFomoOn && settings.fomoApplied;
-}
+import { useShownAt } from '../lib/deferred';
+import { flagCode, minutesAgo, type FomoSite } from './persuasion-rules';
 
 interface Shown {
   key: number;
@@ -51,10 +36,11 @@ export function FomoPopups({
   const [answer, setAnswer] = useState<FomoResponse | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
   // The 15 s count from when the page showed, not from when the messages arrived.
+  const shownAt = useShownAt();
   const shownSince = useRef<number | null>(null);
   useEffect(() => {
-    shownSince.current = Date.now();
-  }, []);
+    shownSince.current = shownAt();
+  }, [shownAt]);
 
   useEffect(() => {
     if (location === null) return;

@@ -1,6 +1,7 @@
 import { TIMING } from '@embudo/contracts/runtime';
 import { useEffect, useState } from 'react';
 import { useT } from '../i18n/I18nProvider';
+import { useShownAt } from '../lib/deferred';
 import { firstOnlineCount, nextOnlineCount } from './persuasion-rules';
 
 /**
@@ -11,20 +12,22 @@ export function OnlineCount({ range }: { range: readonly [number, number] }) {
   const t = useT();
   const [low, high] = range;
   const [count, setCount] = useState<number | null>(null);
+  const shownAt = useShownAt();
   useEffect(() => {
     const bounds = [low, high] as const;
     let every: ReturnType<typeof setInterval> | undefined;
+    const delay = Math.max(0, TIMING.fakeUsersDelay - (Date.now() - shownAt()));
     const first = setTimeout(() => {
       setCount(firstOnlineCount(bounds));
       every = setInterval(() => {
         setCount((current) => nextOnlineCount(current ?? firstOnlineCount(bounds), bounds));
       }, TIMING.fakeUsersEvery);
-    }, TIMING.fakeUsersDelay);
+    }, delay);
     return () => {
       clearTimeout(first);
       clearInterval(every);
     };
-  }, [low, high]);
+  }, [low, high, shownAt]);
   return (
     <p className="online-count" style={{ visibility: count === null ? 'hidden' : 'visible' }}>
       <span className="online-dot" aria-hidden="true" />

@@ -1,3 +1,5 @@
+import type { FunnelPageData } from '@embudo/contracts';
+
 /** The pure rules behind the timed persuasion elements (spec §4.8, §5, §9). */
 
 export interface CountdownParts {
@@ -54,3 +56,19 @@ export const flagCode = (code: string | null | undefined): string | null =>
 
 /** "n minutes ago": a random 1 to 10 (spec §4.8). */
 export const minutesAgo = (random?: () => number): number => randomInt(1, 10, random);
+
+export type FomoSite = 'LPI' | 'VIDEO' | 'OFFERT';
+
+/** The social-proof site of a page (spec §4.7): the WhatsApp landing, the offer, or a video page. */
+export function fomoSite(data: Pick<FunnelPageData, 'buttonAction'>): FomoSite {
+  if (data.buttonAction === 'LPI-REDIRECT-WPP') return 'LPI';
+  if (data.buttonAction === 'OFFERT') return 'OFFERT';
+  return 'VIDEO';
+}
+
+/** Whether the owner switched social proof on for this page's site. */
+export function fomoEnabled(data: Pick<FunnelPageData, 'buttonAction' | 'isFomoOn' | 'fomo'>): boolean {
+  const site = fomoSite(data);
+  const settings = site === 'LPI' ? data.fomo.lpi : site === 'OFFERT' ? data.fomo.offert : data.fomo.video;
+  return data.isFomoOn && settings.fomoApplied;
+}

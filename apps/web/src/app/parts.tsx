@@ -1,0 +1,42 @@
+import { createContext, useContext, type ComponentProps, type ComponentType } from 'react';
+import type { LegalPageProps } from '../legal/LegalPage';
+import type { CountdownBanner } from '../persuasion/CountdownBanner';
+import type { FakeProgressBar } from '../persuasion/FakeProgressBar';
+import type { FomoPopups } from '../persuasion/FomoPopups';
+import type { OnlineCount } from '../persuasion/OnlineCount';
+import type { PreviewBar } from '../preview/PreviewBar';
+
+/**
+ * The parts of the page that few visitors see, or see only seconds after it appears: the legal
+ * texts, the owner's preview bar and the timed persuasion elements (spec §4.8). Each entry chooses
+ * them: the server renders them directly (`eager-parts`); the browser loads their code on demand
+ * (`lazy-parts`): before hydrating, when the page shows them from the start; else when they first
+ * render, keeping the server's HTML on screen until the code has arrived. So the bundle every
+ * visitor downloads before touching the page stays small (decision 12).
+ */
+export interface AppParts {
+  /** In its own boundary in `App`, with the spinner as fallback. */
+  LegalView: ComponentType<LegalPageProps>;
+  /** These four and the preview bar come each in a boundary of their own (`deferred`). */
+  PreviewBar: ComponentType<ComponentProps<typeof PreviewBar>>;
+  FakeProgressBar: ComponentType<ComponentProps<typeof FakeProgressBar>>;
+  CountdownBanner: ComponentType<ComponentProps<typeof CountdownBanner>>;
+  OnlineCount: ComponentType<ComponentProps<typeof OnlineCount>>;
+  FomoPopups: ComponentType<ComponentProps<typeof FomoPopups>>;
+  /**
+   * Fetches ahead the code a page change may need at once (the timed elements of the next page),
+   * so that it shows without waiting; called at the visitor's first click or key.
+   */
+  preload: () => void;
+}
+
+const PartsContext = createContext<AppParts | null>(null);
+
+export const PartsProvider = PartsContext;
+
+/** The parts the entry chose (see `AppParts`). */
+export function useParts(): AppParts {
+  const parts = useContext(PartsContext);
+  if (!parts) throw new Error('useParts must be used within a PartsProvider');
+  return parts;
+}

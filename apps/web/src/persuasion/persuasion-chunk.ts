@@ -1,0 +1,5 @@
+/** The browser's chunk of timed persuasion elements (see `lazy-parts`). */
+export { CountdownBanner } from './CountdownBanner';
+export { FakeProgressBar } from './FakeProgressBar';
+export { FomoPopups } from './FomoPopups';
+export { OnlineCount } from './OnlineCount';
