@@ -27,7 +27,7 @@ export interface ServerOptions {
 /** The command line of a server run that way, for reports. */
 export function serverCommand(run: ServerOptions['run'] = 'source'): string {
   return run === 'bundle'
-    ? 'node --enable-source-maps apps/server/dist/main.mjs'
+    ? `node ${SERVER_NODE_FLAGS.join(' ')} apps/server/dist/main.mjs`
     : 'tsx apps/server/src/main.ts';
 }
 
