@@ -68,7 +68,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
   });
   const site = createSiteService({ ...repos, secret, baseDomains: config.baseDomains });
   const writer = createEventWriter(database);
-  const leadContext = createLeadContext({ db, progress: repos.progress });
+  const leadContext = createLeadContext(repos);
   const tracking = createTrackingService({ writer, leads: leadContext, tracking: repos.tracking });
   const geo = createGeoService({ database: config.geoDatabase ?? 'city', ...(logger ? { logger } : {}) });
   /** Where a converting visitor is, for social proof; unknown parts stay null. */

@@ -29,7 +29,17 @@ export function createPageRepo(db: Db) {
   const byFunnel = reusableQuery(db, ['funnelId'], ({ funnelId }) =>
     withOwner().where('pages.funnelId', '=', funnelId).orderBy('pages.position'),
   );
+  // A page's place and action without its content, for tracking and conversions.
+  const refFields = ['id', 'buttonAction', 'position'] as const;
+  const refInFunnel = reusableQuery(db, ['pageId', 'funnelId'], ({ pageId, funnelId }) =>
+    db.selectFrom('pages').select(refFields).where('id', '=', pageId).where('funnelId', '=', funnelId),
+  );
+  const firstRef = reusableQuery(db, ['funnelId'], ({ funnelId }) =>
+    db.selectFrom('pages').select(refFields).where('funnelId', '=', funnelId).orderBy('position').limit(1),
+  );
   return {
+    findRefInFunnel: async (pageId: string, funnelId: string) => (await refInFunnel({ pageId, funnelId }))[0],
+    findFirstRef: async (funnelId: string) => (await firstRef({ funnelId }))[0],
     findById: async (id: string) => (await byId({ id }))[0],
     listByFunnel: (funnelId: string) => byFunnel({ funnelId }),
     /** Appends the page after the funnel's last one, in one transaction. */

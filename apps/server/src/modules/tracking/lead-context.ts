@@ -1,8 +1,8 @@
 import type { ButtonAction } from '@embudo/contracts';
 import { PageContent } from '@embudo/contracts';
-import type { Db } from '../../db';
-import { reusableQuery } from '../../db/reusable-query';
 import { hashToken } from '../../lib/tokens';
+import type { LeadRepo } from '../leads/lead.repo';
+import type { PageRepo } from '../pages/page.repo';
 import type { ProgressRepo } from '../site/progress.repo';
 
 export interface LeadIdentity {
@@ -20,32 +20,24 @@ export interface LeadContext extends LeadIdentity {
 /**
  * Who a visitor token names, and the page the lead is on. A token that is not a lead's (a preview
  * token, a typo) names no one, so nothing can be written for it. Tracking and conversions call this
- * for every event, so its reads are compiled once and never load a page's content.
+ * for every event, so it reads through compiled-once queries that never load a page's content.
  */
-export function createLeadContext({ db, progress }: { db: Db; progress: ProgressRepo }) {
-  const leadByTokenHash = reusableQuery(db, ['tokenHash'], ({ tokenHash }) =>
-    db
-      .selectFrom('leads')
-      .select(['id', 'accountId', 'funnelId', 'name', 'currentPageId'])
-      .where('tokenHash', '=', tokenHash),
-  );
-  const pageFields = ['id', 'buttonAction', 'position'] as const;
-  const pageOfFunnel = reusableQuery(db, ['pageId', 'funnelId'], ({ pageId, funnelId }) =>
-    db.selectFrom('pages').select(pageFields).where('id', '=', pageId).where('funnelId', '=', funnelId),
-  );
-  const firstPage = reusableQuery(db, ['funnelId'], ({ funnelId }) =>
-    db.selectFrom('pages').select(pageFields).where('funnelId', '=', funnelId).orderBy('position').limit(1),
-  );
-
-  async function lead(token: string) {
-    return (await leadByTokenHash({ tokenHash: hashToken(token) }))[0];
-  }
+export function createLeadContext({
+  leads,
+  pages,
+  progress,
+}: {
+  leads: LeadRepo;
+  pages: PageRepo;
+  progress: ProgressRepo;
+}) {
+  const lead = (token: string) => leads.findIdentityByTokenHash(hashToken(token));
 
   /** The lead's current page; the funnel's first when it has none yet or that page is gone. */
   async function currentPage(funnelId: string, currentPageId: string | null): Promise<LeadContext['page']> {
     const page =
-      (currentPageId === null ? undefined : (await pageOfFunnel({ pageId: currentPageId, funnelId }))[0]) ??
-      (await firstPage({ funnelId }))[0];
+      (currentPageId === null ? undefined : await pages.findRefInFunnel(currentPageId, funnelId)) ??
+      (await pages.findFirstRef(funnelId));
     return page
       ? {
           id: page.id,
