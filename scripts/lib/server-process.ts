@@ -4,9 +4,9 @@
  * bundle that `npm start` runs, decision 0014).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../apps/server/test/free-port';
 import { SERVER_BUNDLE, SERVER_NODE_FLAGS } from '../build-server';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -131,19 +131,6 @@ export async function waitUntilRefused(url: string): Promise<void> {
     await sleep(50);
   }
   throw new Error('the killed server still answers');
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => {
-        done(port);
-      });
-    });
-  });
 }
 
 export function sleep(ms: number): Promise<void> {

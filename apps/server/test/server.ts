@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
-import { createServer, type AddressInfo } from 'node:net';
 import { buildApp, type App } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import type { Dialect } from '../src/db/dialect';
 import { createTestDatabase, type TestDatabase } from './databases';
+import { freePort } from './free-port';
 
 export interface TestServer extends App {
   /** http://127.0.0.1:{port} of a real listening server. */
@@ -48,20 +48,6 @@ export async function startTestServer(
       await database.close();
     },
   };
-}
-
-/** A port nobody listens on now, so links can name it before the server starts. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => {
-        resolve(port);
-      });
-    });
-  });
 }
 
 /** fetch with an owner's key and a JSON body. */

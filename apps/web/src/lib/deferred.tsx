@@ -17,8 +17,6 @@ function createShownClock(): ShownClock {
   };
 }
 
-const now = () => Date.now();
-
 /**
  * When the page showed an element: the first commit of its place in the browser. An element whose
  * code arrives later (see `deferred`) still counts its delays from then, not from its arrival.
@@ -27,7 +25,12 @@ const ShownClockContext = createContext<ShownClock | null>(null);
 
 /** The moment an element's delays count from (epoch ms): its place's first commit, else its own mount. */
 export function useShownAt(): () => number {
-  return useContext(ShownClockContext)?.read ?? now;
+  const place = useContext(ShownClockContext);
+  const [own] = useState(createShownClock);
+  useEffect(() => {
+    own.mark();
+  }, [own]);
+  return place?.read ?? own.read;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { FomoResponse } from '@embudo/contracts';
 import { TIMING } from '@embudo/contracts/runtime';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { request } from '../api/http-client';
 import { useT } from '../i18n/I18nProvider';
 import { useShownAt } from '../lib/deferred';
@@ -37,10 +37,6 @@ export function FomoPopups({
   const [shown, setShown] = useState<Shown | null>(null);
   // The 15 s count from when the page showed, not from when the messages arrived.
   const shownAt = useShownAt();
-  const shownSince = useRef<number | null>(null);
-  useEffect(() => {
-    shownSince.current = shownAt();
-  }, [shownAt]);
 
   useEffect(() => {
     if (location === null) return;
@@ -97,12 +93,11 @@ export function FomoPopups({
       }
       later(interval, showNext);
     };
-    const elapsed = Date.now() - (shownSince.current ?? Date.now());
-    later(Math.max(0, TIMING.fomoFirst - elapsed), showNext);
+    later(Math.max(0, TIMING.fomoFirst - (Date.now() - shownAt())), showNext);
     return () => {
       for (const timer of timers) clearTimeout(timer);
     };
-  }, [answer]);
+  }, [answer, shownAt]);
 
   if (!shown || !answer) return null;
   return (

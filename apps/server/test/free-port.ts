@@ -1,0 +1,15 @@
+import { createServer, type AddressInfo } from 'node:net';
+
+/** A port nobody listens on now, so links can name it before a server starts on it. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => {
+        resolve(port);
+      });
+    });
+  });
+}
