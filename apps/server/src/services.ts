@@ -15,6 +15,7 @@ import { createPageRepo } from './modules/pages/page.repo';
 import { createPageService } from './modules/pages/page.service';
 import { createPreviewRepo } from './modules/previews/preview.repo';
 import { createPreviewService } from './modules/previews/preview.service';
+import { createLeadPageRepo } from './modules/site/lead-page.repo';
 import { createProgressRepo } from './modules/site/progress.repo';
 import { createSiteService } from './modules/site/site.service';
 import { createConversionRepo } from './modules/conversions/conversion.repo';
@@ -48,6 +49,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     funnels: createFunnelRepo(db),
     pages: createPageRepo(db),
     leads: createLeadRepo(db),
+    leadPages: createLeadPageRepo(db),
     previews: createPreviewRepo(db),
     progress: createProgressRepo(db),
     tracking: createTrackingRepo(db),

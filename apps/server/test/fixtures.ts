@@ -82,6 +82,7 @@ export const TABLES = [
   'domains',
   'funnels',
   'pages',
+  'contentVersions',
   'leads',
   'leadPageProgress',
   'previewTokens',

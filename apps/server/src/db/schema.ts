@@ -35,6 +35,8 @@ export interface Database {
     createdAt: number;
     updatedAt: number;
   };
+  /** Bumped by triggers on every change to a funnel or its pages (migration 0006). */
+  contentVersions: { funnelId: string; version: number };
   pages: {
     id: string;
     funnelId: string;

@@ -378,6 +378,7 @@ const TABLES: Record<keyof Database, true> = {
   domains: true,
   funnels: true,
   pages: true,
+  contentVersions: true,
   leads: true,
   leadPageProgress: true,
   previewTokens: true,

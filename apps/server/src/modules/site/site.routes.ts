@@ -17,7 +17,12 @@ import type { WebAssets } from './web-assets';
 /** `domain` is the page's userDomain (protocol and host); a bare host is accepted too. */
 function hostOf(domain: string): string {
   const candidate = /^[a-z][a-z0-9+.-]*:\/\//i.test(domain) ? domain : `http://${domain}`;
-  return URL.canParse(candidate) ? new URL(candidate).hostname.toLowerCase() : '';
+  // One parse: this runs for every page view, and an address that does not parse is rare.
+  try {
+    return new URL(candidate).hostname.toLowerCase();
+  } catch {
+    return '';
+  }
 }
 
 /** The visitor API calls of spec §7 that resolve a page; each answers under /api and without it (DESIGN §5.1). */

@@ -13,11 +13,12 @@ import { toAccount, type AccountRow } from '../accounts/account.repo';
 import type { DomainRepo } from '../domains/domain.repo';
 import { toFunnelRecord, type FunnelRecord } from '../funnels/funnel.service';
 import type { FunnelRepo } from '../funnels/funnel.repo';
-import type { LeadRepo, LeadRow } from '../leads/lead.repo';
+import type { LeadRow } from '../leads/lead.repo';
 import type { PageRepo } from '../pages/page.repo';
 import { toPageRecord, type PageRecord } from '../pages/page.service';
 import { nextPreviewToken } from '../previews/preview.service';
 import type { PreviewRepo } from '../previews/preview.repo';
+import type { LeadPageRepo } from './lead-page.repo';
 import type { ProgressRepo } from './progress.repo';
 
 export interface SiteLookup {
@@ -33,7 +34,7 @@ export interface SiteServiceDeps {
   domains: DomainRepo;
   funnels: FunnelRepo;
   pages: PageRepo;
-  leads: LeadRepo;
+  leadPages: LeadPageRepo;
   previews: PreviewRepo;
   progress: ProgressRepo;
   secret: string;
@@ -50,6 +51,16 @@ const envelope = (message: SiteMessage, data: FunnelPageData | null = null): Sit
 
 type AccountLookup = { account: Account } | { message: SiteMessage };
 
+/** A funnel and its pages as last read, good while the funnel's content version is `version`. */
+interface FunnelContent {
+  version: number;
+  funnel: FunnelRecord;
+  pages: PageRecord[];
+}
+
+/** Funnels whose content a process keeps; past it the oldest read is dropped. */
+const MAX_FUNNELS = 500;
+
 /**
  * Page resolution (DESIGN §5.2): which account a host and slug name, which lead a token names, and
  * the page data of spec §3 for the lead's current page. Used by the JSON API and by server rendering.
@@ -60,7 +71,7 @@ export function createSiteService(deps: SiteServiceDeps) {
     domains,
     funnels,
     pages,
-    leads,
+    leadPages,
     previews,
     progress,
     secret,
@@ -72,6 +83,7 @@ export function createSiteService(deps: SiteServiceDeps) {
   const accountOf = memoByRow(toAccount);
   const funnelOf = memoByRow(toFunnelRecord);
   const pageOf = memoByRow(toPageRecord);
+  const contents = new Map<string, FunnelContent>();
 
   async function findAccount(lookup: Pick<SiteLookup, 'host' | 'type' | 'slug'>): Promise<AccountLookup> {
     if (lookup.type === 'BASE') {
@@ -107,7 +119,12 @@ export function createSiteService(deps: SiteServiceDeps) {
     account: Account,
     funnel: FunnelRecord,
     page: PageRecord,
-    lead: { name: string; row?: LeadRow; isComplete: boolean; endTimeVideo: number | null },
+    lead: {
+      name: string;
+      row?: Pick<LeadRow, 'deadlineAt' | 'deadlineExceptionOn'>;
+      isComplete: boolean;
+      endTimeVideo: number | null;
+    },
     preview: { token: string; next: string | null } | null,
   ): FunnelPageData {
     const deadline =
@@ -190,29 +207,64 @@ export function createSiteService(deps: SiteServiceDeps) {
     return (await pages.listByFunnel(funnelId)).map(pageOf);
   }
 
+  /**
+   * The funnel and its pages at `version` or later (decision 0016): read once, then kept until the
+   * version moves. The version is read before the content, so what is kept is never older than it.
+   */
+  async function funnelContent(funnelId: string, version: number): Promise<FunnelContent | null> {
+    const known = contents.get(funnelId);
+    if (known?.version === version) return known;
+    const funnelRow = await funnels.findById(funnelId);
+    if (!funnelRow) return null;
+    const content = { version, funnel: funnelOf(funnelRow), pages: await funnelPages(funnelId) };
+    contents.delete(funnelId);
+    if (contents.size >= MAX_FUNNELS) contents.delete(contents.keys().next().value ?? '');
+    contents.set(funnelId, content);
+    return content;
+  }
+
+  /** Whether the page address names this account: its slug on a base domain, else one of its domains. */
+  async function addressNames(lookup: Pick<SiteLookup, 'host' | 'type' | 'slug'>, account: AccountRow) {
+    if (lookup.type === 'BASE') return !!lookup.slug && lookup.slug.toLowerCase() === account.slug;
+    return (await domains.findByHost(lookup.host))?.accountId === account.id;
+  }
+
   return {
-    /** A lead's page: BASE by slug, CUSTOM by host; then the lead by token. */
+    /**
+     * A lead's page: BASE by slug, CUSTOM by host; then the lead by token. The lead, its account and
+     * its progress come from one read; when the token names no lead of the account the address names,
+     * the account is looked up alone, for the message that says why.
+     */
     async resolve(lookup: SiteLookup): Promise<SiteResponse> {
-      const found = await findAccount(lookup);
-      if ('message' in found) return envelope(found.message);
-      const lead = await leads.findByTokenHash(hashToken(lookup.token));
-      if (!lead || lead.accountId !== found.account.id) return envelope('DONT_EXIST_TOKEN_OR_URL');
-      const funnelRow = await funnels.findById(lead.funnelId);
-      if (!funnelRow) return envelope('DONT_EXIST_TOKEN_OR_URL');
-      const funnel = funnelOf(funnelRow);
-      const all = await funnelPages(funnel.id);
+      const found = await leadPages.findByTokenHash(hashToken(lookup.token));
+      if (!found || !(await addressNames(lookup, found.account))) {
+        const account = await findAccount(lookup);
+        return envelope('message' in account ? account.message : 'DONT_EXIST_TOKEN_OR_URL');
+      }
+      const account = servable(found.account);
+      if ('message' in account) return envelope(account.message);
+      const { lead } = found;
+      const content = await funnelContent(lead.funnelId, found.contentVersion);
+      if (!content) return envelope('DONT_EXIST_TOKEN_OR_URL');
       const index = Math.max(
         0,
-        all.findIndex((p) => p.id === lead.currentPageId),
+        content.pages.findIndex((p) => p.id === lead.currentPageId),
       );
-      const page = all[index];
+      const page = content.pages[index];
       if (!page) return envelope('DONT_EXIST_TOKEN_OR_URL');
-      const record = await progress.find(lead.id, page.id);
+      // The read joined the progress on the lead's current page, or on the first when it has none.
+      const joinedOn = lead.currentPageId ?? content.pages[0]?.id;
+      const record =
+        found.progress?.pageId === page.id
+          ? found.progress
+          : joinedOn === page.id
+            ? null
+            : await progress.find(lead.id, page.id);
       return envelope(
         'PAGE_FOUNDED',
         pageData(
-          found.account,
-          funnel,
+          account.account,
+          content.funnel,
           page,
           {
             name: lead.name,
