@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
+  CompiledQuery,
   CamelCasePlugin,
   Kysely,
   Migrator,
@@ -73,8 +74,10 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
       writeBatch: (statements) =>
         db.transaction().execute(async (trx) => {
           const changed: number[] = [];
-          for (const statement of statements)
-            changed.push(Number((await trx.executeQuery(statement)).numAffectedRows ?? 0));
+          for (const { sql, parameters } of statements)
+            changed.push(
+              Number((await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]))).numAffectedRows ?? 0),
+            );
           return changed;
         }),
       close: () => db.destroy(),

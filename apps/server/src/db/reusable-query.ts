@@ -1,9 +1,9 @@
-import { CamelCasePlugin, type Compilable, type Kysely } from 'kysely';
+import { CamelCasePlugin, CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import type { Database } from './schema';
 
 const SLOT = '\u0000embudo-slot:';
 
-type Value = string | number | null;
+export type Value = string | number | null;
 
 /**
  * Runs a read at once on the connection when nothing stands in its way (SQLite: no transaction open);
@@ -30,19 +30,23 @@ function camelCaseRow(row: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/** A statement as a connection runs it: SQL text and its parameters in order. */
+export interface StatementText {
+  sql: string;
+  parameters: readonly unknown[];
+}
+
 /**
- * A read built and compiled once, then run many times with new values. Building and compiling a
- * Kysely query costs more than running a small indexed read, and the visitor paths run their reads on
- * every request (decision 0015). `build` gets a stand-in for each named value; they are found again in
- * the compiled parameters, so their order in the SQL does not matter. On SQLite the read runs at once
- * when no transaction is open, without queueing for Kysely's single connection behind a hundred others.
+ * A statement built and compiled once, then filled in with new values each time. Building and
+ * compiling a Kysely query costs more than running a small indexed one (decision 0015). `build` gets a
+ * stand-in for each named value (typed `never`, so it fits any column); they are found again in the
+ * compiled parameters, so their order in the SQL does not matter.
  */
-export function reusableQuery<Name extends string, Row>(
-  db: Kysely<Database>,
+export function compileTemplate<Name extends string>(
   names: readonly Name[],
-  build: (values: Record<Name, string>) => Compilable<Row>,
-): (values: Record<Name, Value>) => Promise<Row[]> {
-  const standIns = Object.fromEntries(names.map((name) => [name, `${SLOT}${name}`])) as Record<Name, string>;
+  build: (values: Record<Name, never>) => Compilable,
+): (values: Record<Name, Value>) => StatementText {
+  const standIns = Object.fromEntries(names.map((name) => [name, `${SLOT}${name}`])) as Record<Name, never>;
   const compiled = build(standIns).compile();
   const slots = compiled.parameters.map((parameter) =>
     typeof parameter === 'string' && parameter.startsWith(SLOT)
@@ -50,16 +54,32 @@ export function reusableQuery<Name extends string, Row>(
       : null,
   );
   for (const name of names) {
-    if (!slots.includes(name)) throw new Error(`reusableQuery: the value ${name} is not used in the query`);
+    if (!slots.includes(name)) throw new Error(`compileTemplate: the value ${name} is not used in the query`);
   }
-  const direct = directReads.get(db);
-  return async (values) => {
-    const parameters = compiled.parameters.map((parameter, i) => {
+  return (values) => ({
+    sql: compiled.sql,
+    parameters: compiled.parameters.map((parameter, i) => {
       const slot = slots[i];
       return slot === null || slot === undefined ? parameter : values[slot];
-    });
-    const rows = direct?.(compiled.sql, parameters);
+    }),
+  });
+}
+
+/**
+ * A read compiled once (compileTemplate). On SQLite it runs at once when no transaction is open,
+ * without queueing for Kysely's single connection behind a hundred others.
+ */
+export function reusableQuery<Name extends string, Row>(
+  db: Kysely<Database>,
+  names: readonly Name[],
+  build: (values: Record<Name, never>) => Compilable<Row>,
+): (values: Record<Name, Value>) => Promise<Row[]> {
+  const fill = compileTemplate(names, build);
+  const direct = directReads.get(db);
+  return async (values) => {
+    const { sql, parameters } = fill(values);
+    const rows = direct?.(sql, parameters);
     if (rows) return rows.map(camelCaseRow) as Row[];
-    return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
+    return (await db.executeQuery<Row>(CompiledQuery.raw(sql, [...parameters]))).rows;
   };
 }

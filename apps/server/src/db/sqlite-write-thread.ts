@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import type { CompiledQuery } from 'kysely';
+import type { StatementText } from './reusable-query';
 
 /** Runs a batch of statements in one transaction; resolves with the rows each one changed. */
-export type BatchWrite = (statements: readonly CompiledQuery[]) => Promise<number[]>;
+export type BatchWrite = (statements: readonly StatementText[]) => Promise<number[]>;
 
 type Answer = { id: number; changes: number[] } | { id: number; error: string };
 
@@ -48,10 +48,18 @@ export function sqliteWriteThread(file: string, pragmas: readonly string[]) {
       worker ??= start();
       const id = nextId++;
       pending.set(id, { resolve, reject });
-      worker.postMessage({
-        id,
-        statements: statements.map(({ sql, parameters }) => ({ sql, parameters })),
+      // Each distinct SQL text crosses once per batch; a statement names it by its place in `sqls`.
+      const sqls: string[] = [];
+      const indexOf = new Map<string, number>();
+      const steps = statements.map(({ sql, parameters }) => {
+        let index = indexOf.get(sql);
+        if (index === undefined) {
+          index = sqls.push(sql) - 1;
+          indexOf.set(sql, index);
+        }
+        return [index, parameters] as const;
       });
+      worker.postMessage({ id, sqls, steps });
     });
 
   async function close(): Promise<void> {

@@ -7,8 +7,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 
-/** @typedef {{ sql: string, parameters: unknown[] }} Statement */
-/** @typedef {{ id: number, statements: Statement[] }} Batch */
+/** A batch: each step is a statement, by its SQL's place in `sqls`, and its parameters. */
+/** @typedef {{ id: number, sqls: string[], steps: [number, unknown[]][] }} Batch */
 
 const port = parentPort;
 if (!port) throw new Error('sqlite-write-worker.mjs runs as a worker thread');
@@ -34,8 +34,15 @@ function statement(sql) {
 
 /** Every statement or none; returns the rows each one changed. */
 const runBatch = db.transaction(
-  /** @param {Statement[]} statements */
-  (statements) => statements.map(({ sql, parameters }) => statement(sql).run(parameters).changes),
+  /** @param {Batch} batch */
+  ({ sqls, steps }) => {
+    const statements = sqls.map(statement);
+    return steps.map(([index, parameters]) => {
+      const found = statements[index];
+      if (found === undefined) throw new Error(`no statement ${String(index)} in the batch`);
+      return found.run(parameters).changes;
+    });
+  },
 );
 
 port.on('message', (/** @type {Batch | 'close'} */ message) => {
@@ -45,7 +52,7 @@ port.on('message', (/** @type {Batch | 'close'} */ message) => {
     return;
   }
   try {
-    port.postMessage({ id: message.id, changes: runBatch.immediate(message.statements) });
+    port.postMessage({ id: message.id, changes: runBatch.immediate(message) });
   } catch (error) {
     port.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) });
   }

@@ -1,5 +1,6 @@
-import type { CompiledQuery, Insertable } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { DatabaseHandle } from '../../db';
+import { compileTemplate, type StatementText, type Value } from '../../db/reusable-query';
 import type { Database } from '../../db/schema';
 
 type EventTable = 'pageSessions' | 'videoRecords' | 'actions' | 'visits' | 'conversions';
@@ -47,10 +48,12 @@ const ROWS_PER_INSERT = 1000;
  * Group commit (DESIGN §5.9): writes that arrive while a transaction is committing wait for the next
  * one, so under load one commit carries hundreds of events, and an idle server commits at once.
  * Every event id is a primary key written with "on conflict do nothing": a retried send is stored once.
- * The batch is compiled here and run by the database's batch writer (on SQLite, its write thread).
+ * Each kind of statement is compiled once and filled in per write (decision 0017). On SQLite, whose
+ * write thread runs a prepared statement per row at almost no cost, each row is its own statement; on
+ * PostgreSQL, where each statement is a round trip, a table's rows go in one multi-row insert.
  */
 export function createEventWriter(
-  database: Pick<DatabaseHandle, 'db' | 'writeBatch'>,
+  database: Pick<DatabaseHandle, 'db' | 'writeBatch' | 'dialect'>,
   options: { maxBatch?: number } = {},
 ): EventWriter {
   const { db } = database;
@@ -60,22 +63,107 @@ export function createEventWriter(
   let batches = 0;
   let ops = 0;
 
+  const endSession = compileTemplate(['endAt', 'endReason', 'endDetails', 'id', 'leadId'], (v) =>
+    db
+      .updateTable('pageSessions')
+      .set({
+        endAt: v.endAt,
+        endReason: v.endReason,
+        endDetails: v.endDetails,
+        endInferred: 0,
+        lastSeenAt: v.endAt,
+      })
+      .where('id', '=', v.id)
+      .where('leadId', '=', v.leadId)
+      .where((eb) => eb.or([eb('endAt', 'is', null), eb('endInferred', '=', 1)])),
+  );
+  const touchSession = compileTemplate(['at', 'id'], (v) =>
+    db
+      .updateTable('pageSessions')
+      .set({ lastSeenAt: v.at })
+      .where('id', '=', v.id)
+      .where('lastSeenAt', '<', v.at),
+  );
+  const videoPosition = compileTemplate(['leadId', 'pageId', 'position', 'reportedAt', 'at'], (v) =>
+    db
+      .insertInto('leadPageProgress')
+      .values({
+        leadId: v.leadId,
+        pageId: v.pageId,
+        completedAt: null,
+        lastVideoPosition: v.position,
+        lastVideoAt: v.reportedAt,
+        updatedAt: v.at,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['leadId', 'pageId'])
+          .doUpdateSet((eb) => ({
+            lastVideoPosition: eb.ref('excluded.lastVideoPosition'),
+            lastVideoAt: eb.ref('excluded.lastVideoAt'),
+            updatedAt: eb.ref('excluded.updatedAt'),
+          }))
+          // A retried or late older record never moves the resume point back.
+          .where((eb) =>
+            eb.or([
+              eb('leadPageProgress.lastVideoAt', 'is', null),
+              eb('leadPageProgress.lastVideoAt', '<=', eb.ref('excluded.lastVideoAt')),
+            ]),
+          ),
+      ),
+  );
+
+  /** SQLite: one compiled-once insert per table and set of columns. */
+  const rowInserts = new Map<string, (values: Record<string, Value>) => StatementText>();
+  function rowInsert(table: EventTable, row: Insertable<Database[EventTable]>): StatementText {
+    const columns = Object.keys(row);
+    const key = `${table} ${columns.join(',')}`;
+    let fill = rowInserts.get(key);
+    if (fill === undefined) {
+      fill = compileTemplate(columns, (v) =>
+        db
+          .insertInto(table)
+          .values(v as Insertable<Database[EventTable]>)
+          .onConflict((oc) => oc.column('id').doNothing()),
+      );
+      rowInserts.set(key, fill);
+    }
+    return fill(row);
+  }
+
+  /** PostgreSQL: a table's rows of the batch in multi-row inserts. */
+  function tableInserts(table: EventTable, rows: Insertable<Database[EventTable]>[]): StatementText[] {
+    const statements: StatementText[] = [];
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+      statements.push(
+        db
+          .insertInto(table)
+          .values(rows.slice(i, i + ROWS_PER_INSERT))
+          .onConflict((oc) => oc.column('id').doNothing())
+          .compile(),
+      );
+    }
+    return statements;
+  }
+
   /** The statements of a batch, and how to tell each write's changed rows from their results. */
   function compile(batch: Pending[]): {
-    statements: CompiledQuery[];
+    statements: StatementText[];
     affected: (changes: number[]) => number[];
   } {
-    const statements: CompiledQuery[] = [];
+    const statements: StatementText[] = [];
     /** For each write: the statement whose changed rows it reports, or a fixed count. */
     const source: ({ statement: number } | { fixed: number })[] = batch.map(() => ({ fixed: 0 }));
-    const inserts = new Map<EventTable, { index: number; row: Insertable<Database[EventTable]> }[]>();
+    const inserts = new Map<EventTable, Insertable<Database[EventTable]>[]>();
     const touches = new Map<string, number>();
     const positions = new Map<string, Extract<WriteOp, { kind: 'videoPosition' }>>();
     batch.forEach(({ op }, index) => {
       if (op.kind === 'insert') {
-        const list = inserts.get(op.table) ?? [];
-        list.push({ index, row: op.row });
-        inserts.set(op.table, list);
+        const rows = inserts.get(op.table) ?? [];
+        rows.push(op.row);
+        inserts.set(op.table, rows);
+        // A duplicate is stored already: the write holds either way.
+        source[index] = { fixed: 1 };
       } else if (op.kind === 'touchSession') {
         touches.set(op.id, Math.max(op.at, touches.get(op.id) ?? 0));
         source[index] = { fixed: 1 };
@@ -87,80 +175,34 @@ export function createEventWriter(
       }
     });
     for (const [table, rows] of inserts) {
-      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-        const chunk = rows.slice(i, i + ROWS_PER_INSERT);
-        statements.push(
-          db
-            .insertInto(table)
-            .values(chunk.map((r) => r.row))
-            .onConflict((oc) => oc.column('id').doNothing())
-            .compile(),
-        );
-        // A duplicate is stored already: the write holds either way.
-        for (const r of chunk) source[r.index] = { fixed: 1 };
-      }
+      if (database.dialect === 'sqlite') for (const row of rows) statements.push(rowInsert(table, row));
+      else statements.push(...tableInserts(table, rows));
     }
     // Ends after inserts: a session started and ended within one batch ends correctly.
     for (const [index, { op }] of batch.entries()) {
       if (op.kind !== 'endSession') continue;
       source[index] = { statement: statements.length };
       statements.push(
-        db
-          .updateTable('pageSessions')
-          .set({
-            endAt: op.endAt,
-            endReason: op.endReason,
-            endDetails: op.endDetails,
-            endInferred: 0,
-            lastSeenAt: op.endAt,
-          })
-          .where('id', '=', op.id)
-          .where('leadId', '=', op.leadId)
-          .where((eb) => eb.or([eb('endAt', 'is', null), eb('endInferred', '=', 1)]))
-          .compile(),
+        endSession({
+          endAt: op.endAt,
+          endReason: op.endReason,
+          endDetails: op.endDetails,
+          id: op.id,
+          leadId: op.leadId,
+        }),
       );
     }
-    for (const [id, at] of touches) {
+    for (const [id, at] of touches) statements.push(touchSession({ at, id }));
+    for (const p of positions.values())
       statements.push(
-        db
-          .updateTable('pageSessions')
-          .set({ lastSeenAt: at })
-          .where('id', '=', id)
-          .where('lastSeenAt', '<', at)
-          .compile(),
+        videoPosition({
+          leadId: p.leadId,
+          pageId: p.pageId,
+          position: p.position,
+          reportedAt: p.reportedAt,
+          at: p.at,
+        }),
       );
-    }
-    for (const p of positions.values()) {
-      statements.push(
-        db
-          .insertInto('leadPageProgress')
-          .values({
-            leadId: p.leadId,
-            pageId: p.pageId,
-            completedAt: null,
-            lastVideoPosition: p.position,
-            lastVideoAt: p.reportedAt,
-            updatedAt: p.at,
-          })
-          .onConflict((oc) =>
-            oc
-              .columns(['leadId', 'pageId'])
-              .doUpdateSet((eb) => ({
-                lastVideoPosition: eb.ref('excluded.lastVideoPosition'),
-                lastVideoAt: eb.ref('excluded.lastVideoAt'),
-                updatedAt: eb.ref('excluded.updatedAt'),
-              }))
-              // A retried or late older record never moves the resume point back.
-              .where((eb) =>
-                eb.or([
-                  eb('leadPageProgress.lastVideoAt', 'is', null),
-                  eb('leadPageProgress.lastVideoAt', '<=', eb.ref('excluded.lastVideoAt')),
-                ]),
-              ),
-          )
-          .compile(),
-      );
-    }
     return {
       statements,
       affected: (changes) =>
