@@ -92,7 +92,10 @@ export async function pagesPhase(settings: Settings, details: Details): Promise<
 /** The funnels leads are spread over, with their account's slug. */
 function homesOf(leads: readonly SeededLead[]): LeadHome[] {
   const byFunnel = new Map(
-    leads.map((l) => [l.funnelId, { accountId: l.accountId, slug: l.slug, funnelId: l.funnelId }]),
+    leads.map((l) => [
+      l.funnelId,
+      { accountId: l.accountId, slug: l.slug, funnelId: l.funnelId, firstPageId: l.firstPageId },
+    ]),
   );
   return [...byFunnel.values()];
 }

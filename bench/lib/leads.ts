@@ -15,6 +15,8 @@ export interface LeadHome {
   /** The account's slug: a lead's link on a base domain is /{slug}/{token}. */
   slug: string;
   funnelId: string;
+  /** The funnel's first page: a lead made through the API starts there (lead.service.ts). */
+  firstPageId: string | null;
 }
 
 export interface BenchLead {
@@ -66,7 +68,7 @@ export async function insertLeads(
       name: `Lead ${index}`,
       email: null,
       phone: null,
-      currentPageId: null,
+      currentPageId: home.firstPageId,
       deadlineAt: null,
       deadlineExceptionOn: null,
       createdAt,

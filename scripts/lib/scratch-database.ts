@@ -67,6 +67,8 @@ export interface SeededLead {
   leadId: string;
   accountId: string;
   funnelId: string;
+  /** The funnel's first page, where a new lead starts. */
+  firstPageId: string | null;
 }
 
 /**
@@ -90,7 +92,15 @@ export async function seedDemoLeads(databaseUrl: string, publicUrl: string): Pro
     for (const { slug, token } of tokens) {
       const row = await services.repos.leads.findByTokenHash(hashToken(token));
       if (!row) throw new Error('a seeded demo lead is missing');
-      leads.push({ slug, token, leadId: row.id, accountId: row.accountId, funnelId: row.funnelId });
+      const firstPage = await services.repos.pages.findFirstRef(row.funnelId);
+      leads.push({
+        slug,
+        token,
+        leadId: row.id,
+        accountId: row.accountId,
+        funnelId: row.funnelId,
+        firstPageId: firstPage?.id ?? null,
+      });
     }
     return leads;
   } finally {

@@ -24,9 +24,20 @@ class ColumnNames extends CamelCasePlugin {
 }
 const columnNames = new ColumnNames();
 
+/** Column names seen so far, camel-cased once: the hot reads return the same few columns every time. */
+const camelNames = new Map<string, string>();
+function camelName(column: string): string {
+  let name = camelNames.get(column);
+  if (name === undefined) {
+    name = columnNames.of(column);
+    if (camelNames.size < 10_000) camelNames.set(column, name);
+  }
+  return name;
+}
+
 function camelCaseRow(row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key in row) out[columnNames.of(key)] = row[key];
+  for (const key in row) out[camelName(key)] = row[key];
   return out;
 }
 

@@ -210,6 +210,44 @@ describe.each(TEST_DIALECTS)('site resolution on %s', (dialect) => {
     expect((await resolveBase(plain.owner.slug, plain.token)).data?.buttonBgColor).toBe('#111111');
   });
 
+  it('writes each answer as JSON.stringify would, whatever the lead and the page', async () => {
+    const owner = await newAccount(t.services, {
+      lpiButtonBgColor: '#25d366',
+      contactEmail: 'ana@example.com',
+    });
+    const { funnel, pages } = await newFunnel(t.services, owner, {
+      funnel: { deadline: { mode: 'afterLeadCreated', hours: 48 }, isDeadlineExceptionOn: true },
+      pages: [{ buttonAction: 'LPI-REDIRECT-WPP', buttonUrl: 'https://wa.me/5215512345678' }, ...THREE_PAGES],
+    });
+    const answers: { object: SiteResponse; json: string }[] = [];
+    const both = async (token: string) => {
+      const lookup = { host: 'localhost', type: 'BASE', slug: owner.slug, token } as const;
+      answers.push({
+        object: await t.services.site.resolve(lookup),
+        json: await t.services.site.resolveJson(lookup),
+      });
+    };
+    for (const [index, page] of pages.entries()) {
+      const { lead, token } = await t.services.leads.create(owner, funnel.id, {
+        name: `Lead “${String(index)}” <b>`,
+        deadlineExceptionOn: index % 2 === 0 ? null : false,
+      });
+      await moveLead(lead.id, page.id);
+      await both(token);
+      // The same page again for another lead, from the kept page part.
+      const other = await t.services.leads.create(owner, funnel.id, { name: 'Otro' });
+      await moveLead(other.lead.id, page.id);
+      await both(other.token);
+    }
+    await both('no-such-token');
+    for (const { object, json } of answers) {
+      const written: unknown = JSON.parse(json);
+      expect(written).toEqual(JSON.parse(JSON.stringify(object)));
+    }
+    expect(answers.at(-1)?.object.message).toBe('DONT_EXIST_TOKEN_OR_URL');
+    expect(new Set(answers.map((a) => a.object.data?.lead.name)).size).toBe(pages.length + 2);
+  });
+
   describe('previews', () => {
     const resolvePreview = (token: string, host = 'localhost') =>
       t.services.site.resolvePreview({ host, token });

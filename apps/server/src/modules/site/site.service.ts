@@ -42,6 +42,29 @@ export interface SiteServiceDeps {
   now?: () => number;
 }
 
+/** What a page view shows of its lead. */
+interface LeadFacts {
+  name: string;
+  row?: Pick<LeadRow, 'deadlineAt' | 'deadlineExceptionOn'>;
+  isComplete: boolean;
+  endTimeVideo: number | null;
+}
+
+/** A lead's page, found: everything its answer is made of. */
+interface LeadPageFound {
+  account: Account;
+  funnel: FunnelRecord;
+  page: PageRecord;
+  lead: LeadFacts;
+}
+
+/** The fields of a page's data that differ from lead to lead. */
+type LeadField =
+  'isComplete' | 'countDownTime' | 'isDeadlineExceptionOn' | 'isExpired' | 'lead' | 'lastVideoSession';
+
+/** How JSON.stringify writes a found page's envelope up to its data. */
+const FOUND_PREFIX = '{"codeResponse":200,"result":true,"message":"PAGE_FOUNDED","data":';
+
 const envelope = (message: SiteMessage, data: FunnelPageData | null = null): SiteResponse => ({
   codeResponse: message === 'PAGE_FOUNDED' ? 200 : message === 'DONT_EXIST_TOKEN_OR_URL' ? 404 : 403,
   result: message === 'PAGE_FOUNDED',
@@ -84,6 +107,7 @@ export function createSiteService(deps: SiteServiceDeps) {
   const funnelOf = memoByRow(toFunnelRecord);
   const pageOf = memoByRow(toPageRecord);
   const contents = new Map<string, FunnelContent>();
+  const pageParts = new WeakMap<PageRecord, { account: Account; funnel: FunnelRecord; json: string }>();
 
   async function findAccount(lookup: Pick<SiteLookup, 'host' | 'type' | 'slug'>): Promise<AccountLookup> {
     if (lookup.type === 'BASE') {
@@ -115,24 +139,30 @@ export function createSiteService(deps: SiteServiceDeps) {
     return { account };
   }
 
-  function pageData(
-    account: Account,
-    funnel: FunnelRecord,
-    page: PageRecord,
-    lead: {
-      name: string;
-      row?: Pick<LeadRow, 'deadlineAt' | 'deadlineExceptionOn'>;
-      isComplete: boolean;
-      endTimeVideo: number | null;
-    },
-    preview: { token: string; next: string | null } | null,
-  ): FunnelPageData {
+  /** The part of a page's data that depends on the lead: the rest is the same for every lead. */
+  function leadPart(funnel: FunnelRecord, lead: LeadFacts): Pick<FunnelPageData, LeadField> {
     const deadline =
       lead.row?.deadlineAt ?? (funnel.deadline.mode === 'fixed' ? Date.parse(funnel.deadline.at) : null);
     const exceptionOn =
       lead.row?.deadlineExceptionOn == null
         ? funnel.isDeadlineExceptionOn
         : lead.row.deadlineExceptionOn === 1;
+    return {
+      isComplete: lead.isComplete,
+      countDownTime: deadline === null ? null : new Date(deadline).toISOString(),
+      isDeadlineExceptionOn: exceptionOn,
+      isExpired: deadline !== null && now() > deadline,
+      lead: { name: lead.name },
+      lastVideoSession: lead.endTimeVideo === null ? null : { endTimeVideo: lead.endTimeVideo },
+    };
+  }
+
+  function pagePart(
+    account: Account,
+    funnel: FunnelRecord,
+    page: PageRecord,
+    preview: { token: string; next: string | null } | null,
+  ): Omit<FunnelPageData, LeadField> {
     const opensWindow = page.buttonAction === 'LPI-REDIRECT-WPP' || page.buttonAction === 'OFFERT';
     const action: PageAction = {
       method:
@@ -154,14 +184,9 @@ export function createSiteService(deps: SiteServiceDeps) {
       buttonBgColor: lpiColor ?? page.buttonBgColor,
       buttonTextColor: page.buttonTextColor,
       buttonTime: page.buttonTime,
-      isComplete: lead.isComplete,
       isPreLaunch: funnel.isPreLaunch,
       isLpiOn: page.isLpiOn,
       action,
-      countDownTime: deadline === null ? null : new Date(deadline).toISOString(),
-      isDeadlineExceptionOn: exceptionOn,
-      isExpired: deadline !== null && now() > deadline,
-      lead: { name: lead.name },
       language: funnel.language,
       typeFunnel: funnel.typeFunnel,
       isFomoOn: funnel.isFomoOn,
@@ -183,13 +208,29 @@ export function createSiteService(deps: SiteServiceDeps) {
       hostingVideo: page.hostingVideo,
       videoLibrary: page.videoLibrary,
       videoUrl: page.videoUrl,
-      lastVideoSession: lead.endTimeVideo === null ? null : { endTimeVideo: lead.endTimeVideo },
       fakeUserRange: funnel.fakeUserRange,
       isFakeUserOnlineOn: funnel.isFakeUserOnlineOn,
       previewToken: preview?.token ?? null,
       contactEmail: account.settings.contactEmail,
       expiredPage: funnel.expiredPage,
     };
+  }
+
+  /**
+   * The JSON of a lead's page part (no preview), kept per page record for as long as the account and
+   * funnel records are the same ones (memoByRow and the content cache hand out the same record for an
+   * unchanged row): most of a page view's answer is written once, not on every view.
+   */
+  function leadPagePart(account: Account, funnel: FunnelRecord, page: PageRecord) {
+    const known = pageParts.get(page);
+    if (known?.account === account && known.funnel === funnel) return known;
+    const made = {
+      account,
+      funnel,
+      json: JSON.stringify(pagePart(account, funnel, page, null)).slice(1, -1),
+    };
+    pageParts.set(page, made);
+    return made;
   }
 
   /**
@@ -229,52 +270,70 @@ export function createSiteService(deps: SiteServiceDeps) {
     return (await domains.findByHost(lookup.host))?.accountId === account.id;
   }
 
+  /**
+   * A lead's page: BASE by slug, CUSTOM by host; then the lead by token. The lead, its account and
+   * its progress come from one read; when the token names no lead of the account the address names,
+   * the account is looked up alone, for the message that says why.
+   */
+  async function locate(lookup: SiteLookup): Promise<LeadPageFound | { message: SiteMessage }> {
+    const found = await leadPages.findByTokenHash(hashToken(lookup.token));
+    if (!found || !(await addressNames(lookup, found.account))) {
+      const account = await findAccount(lookup);
+      return { message: 'message' in account ? account.message : 'DONT_EXIST_TOKEN_OR_URL' };
+    }
+    const account = servable(found.account);
+    if ('message' in account) return account;
+    const { lead } = found;
+    const content = await funnelContent(lead.funnelId, found.contentVersion);
+    if (!content) return { message: 'DONT_EXIST_TOKEN_OR_URL' };
+    const index = Math.max(
+      0,
+      content.pages.findIndex((p) => p.id === lead.currentPageId),
+    );
+    const page = content.pages[index];
+    if (!page) return { message: 'DONT_EXIST_TOKEN_OR_URL' };
+    // The read joined the progress on the lead's current page, or on the first when it has none.
+    const joinedOn = lead.currentPageId ?? content.pages[0]?.id;
+    const record =
+      found.progress?.pageId === page.id
+        ? found.progress
+        : joinedOn === page.id
+          ? null
+          : await progress.find(lead.id, page.id);
+    return {
+      account: account.account,
+      funnel: content.funnel,
+      page,
+      lead: {
+        name: lead.name,
+        row: lead,
+        isComplete: record?.completedAt != null,
+        endTimeVideo: record?.lastVideoPosition ?? null,
+      },
+    };
+  }
+
   return {
-    /**
-     * A lead's page: BASE by slug, CUSTOM by host; then the lead by token. The lead, its account and
-     * its progress come from one read; when the token names no lead of the account the address names,
-     * the account is looked up alone, for the message that says why.
-     */
+    /** A lead's page (locate), as page resolution answers it and server rendering reads it. */
     async resolve(lookup: SiteLookup): Promise<SiteResponse> {
-      const found = await leadPages.findByTokenHash(hashToken(lookup.token));
-      if (!found || !(await addressNames(lookup, found.account))) {
-        const account = await findAccount(lookup);
-        return envelope('message' in account ? account.message : 'DONT_EXIST_TOKEN_OR_URL');
-      }
-      const account = servable(found.account);
-      if ('message' in account) return envelope(account.message);
-      const { lead } = found;
-      const content = await funnelContent(lead.funnelId, found.contentVersion);
-      if (!content) return envelope('DONT_EXIST_TOKEN_OR_URL');
-      const index = Math.max(
-        0,
-        content.pages.findIndex((p) => p.id === lead.currentPageId),
-      );
-      const page = content.pages[index];
-      if (!page) return envelope('DONT_EXIST_TOKEN_OR_URL');
-      // The read joined the progress on the lead's current page, or on the first when it has none.
-      const joinedOn = lead.currentPageId ?? content.pages[0]?.id;
-      const record =
-        found.progress?.pageId === page.id
-          ? found.progress
-          : joinedOn === page.id
-            ? null
-            : await progress.find(lead.id, page.id);
-      return envelope(
-        'PAGE_FOUNDED',
-        pageData(
-          account.account,
-          content.funnel,
-          page,
-          {
-            name: lead.name,
-            row: lead,
-            isComplete: record?.completedAt != null,
-            endTimeVideo: record?.lastVideoPosition ?? null,
-          },
-          null,
-        ),
-      );
+      const found = await locate(lookup);
+      if ('message' in found) return envelope(found.message);
+      return envelope('PAGE_FOUNDED', {
+        ...pagePart(found.account, found.funnel, found.page, null),
+        ...leadPart(found.funnel, found.lead),
+      });
+    },
+
+    /**
+     * The same answer as `resolve`, as the JSON the API sends (equal to JSON.stringify's up to the
+     * order of the keys): the page's part is written once per page and only the lead's part per view.
+     */
+    async resolveJson(lookup: SiteLookup): Promise<string> {
+      const found = await locate(lookup);
+      if ('message' in found) return JSON.stringify(envelope(found.message));
+      const fixed = leadPagePart(found.account, found.funnel, found.page);
+      const perLead = JSON.stringify(leadPart(found.funnel, found.lead));
+      return `${FOUND_PREFIX}${perLead.slice(0, -1)},${fixed.json}}}`;
     },
 
     /** A preview token's page (spec §2.4 preview mode). Reads only: a preview never writes. */
@@ -296,16 +355,15 @@ export function createSiteService(deps: SiteServiceDeps) {
       const index = all.findIndex((p) => p.id === preview.pageId);
       const page = all[index];
       if (!page) return envelope('DONT_EXIST_TOKEN_OR_URL');
-      return envelope(
-        'PAGE_FOUNDED',
-        pageData(
-          found.account,
-          funnelOf(funnelRow),
-          page,
-          { name: '', isComplete: false, endTimeVideo: null },
-          { token: lookup.token, next: await storedNextPreview(lookup.token, all[index + 1]?.id) },
-        ),
-      );
+      const arrows = {
+        token: lookup.token,
+        next: await storedNextPreview(lookup.token, all[index + 1]?.id),
+      };
+      const funnel = funnelOf(funnelRow);
+      return envelope('PAGE_FOUNDED', {
+        ...pagePart(found.account, funnel, page, arrows),
+        ...leadPart(funnel, { name: '', isComplete: false, endTimeVideo: null }),
+      });
     },
   };
 }
