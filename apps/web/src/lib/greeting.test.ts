@@ -19,4 +19,21 @@ describe('greeting the lead (spec §2.4)', () => {
     expect(personalise('{name}', '<img src=x onerror=alert(1)>')).toBe('&lt;img src=x onerror=alert(1)&gt;');
     expect(personalise('Sin nombre', 'Ana')).toBe('Sin nombre');
   });
+
+  it('never puts the name inside a tag, where a hostile name could become a link or a handler', () => {
+    const hostile = 'javascript:alert(1)';
+    expect(personalise('<a href="{name}">Hola {name}</a>', hostile)).toBe(
+      '<a href="{name}">Hola javascript:alert(1)</a>',
+    );
+    expect(personalise('<img src="{name}" alt="{name}" />{name}', 'x" onerror="alert(1)')).toBe(
+      '<img src="{name}" alt="{name}" />x&quot; onerror=&quot;alert(1)',
+    );
+    expect(personalise('<span style="color:{name}">{name}</span>', 'red;background:url(x)')).toBe(
+      '<span style="color:{name}">red;background:url(x)</span>',
+    );
+    // What the sanitiser writes inside an attribute is an entity, so the tag still ends at its `>`.
+    expect(personalise('<a title="a &gt; b {name}">{name}</a>', 'Ana')).toBe(
+      '<a title="a &gt; b {name}">Ana</a>',
+    );
+  });
 });
