@@ -43,6 +43,9 @@ const SQLITE_PRAGMAS = [
   'busy_timeout = 5000',
 ];
 
+/** Distinct compiled-once reads (db/reusable-query.ts): a few dozen; the bound is a safety net. */
+const MAX_DIRECT_READS = 500;
+
 export interface OpenDatabaseOptions {
   /** PostgreSQL only: the schema to work in (tests give each file its own). */
   schema?: string;
@@ -92,11 +95,21 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
     dialect: new SqliteDialect({ database: statements }),
     plugins: [new CamelCasePlugin()],
   });
-  // A read outside any transaction can run at once: better-sqlite3 answers synchronously.
+  // A read outside any transaction can run at once: better-sqlite3 answers synchronously. Its own
+  // statements return rows as arrays, which better-sqlite3 makes faster than objects.
+  const rawReads = new Map<string, { statement: SQLite.Statement; columns: string[] } | null>();
   allowDirectReads(db, (text, parameters) => {
     if (sqlite.inTransaction) return null;
-    const statement = statements.prepare(text);
-    return statement.reader ? (statement.all(parameters) as Record<string, unknown>[]) : null;
+    let read = rawReads.get(text);
+    if (read === undefined) {
+      const statement = sqlite.prepare(text);
+      read = statement.reader
+        ? { statement: statement.raw(true), columns: statement.columns().map((c) => c.name) }
+        : null;
+      if (rawReads.size >= MAX_DIRECT_READS) rawReads.clear();
+      rawReads.set(text, read);
+    }
+    return read && { columns: read.columns, rows: read.statement.all(parameters) as unknown[][] };
   });
   const writeThread = sqliteWriteThread(file, SQLITE_PRAGMAS);
   return {

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, hash, randomBytes } from 'node:crypto';
 
 /** 192 random bits, URL-safe: lead, preview and API tokens (DESIGN §5.5 asks for at least 128). */
 const TOKEN_BYTES = 24;
@@ -15,7 +15,8 @@ export function newApiKey(): string {
 
 /** Only this digest is stored; a token is shown once and never written down in clear. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  // One-shot: a lead link's every request hashes its token.
+  return hash('sha256', token, 'hex');
 }
 
 /**

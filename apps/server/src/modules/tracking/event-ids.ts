@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * An event's stored id, derived from the lead and the client's event id (or the event's content when
@@ -6,5 +6,5 @@ import { createHash } from 'node:crypto';
  * never collide, whatever ids their browsers choose.
  */
 export function eventId(leadId: string, kind: string, key: string): string {
-  return createHash('sha256').update(`${leadId}\u0000${kind}\u0000${key}`).digest('hex').slice(0, 32);
+  return hash('sha256', `${leadId}\u0000${kind}\u0000${key}`, 'hex').slice(0, 32);
 }
