@@ -13,6 +13,8 @@ describe('video, button and tracking sessions in Chromium', () => {
   let browser: Browser;
   let demo: DemoSummary;
   const foreign: string[] = [];
+  /** Every lead token the tests made, for the last test's look through the server's log. */
+  const madeTokens: string[] = [];
 
   beforeAll(async () => {
     // The pixel outbox is read, not forwarded: nothing leaves this machine.
@@ -48,6 +50,7 @@ describe('video, button and tracking sessions in Chromium', () => {
       `/funnels/${vsl().id}/leads`,
       { name },
     );
+    madeTokens.push(created.token);
     return { id: created.lead.id, url: created.url, token: created.token };
   }
 
@@ -545,5 +548,27 @@ describe('video, button and tracking sessions in Chromium', () => {
 
   it('asked no third-party host for anything', () => {
     expect(foreign).toEqual([]);
+  });
+
+  it('wrote no lead token, preview token or API key to its log in all of the above', () => {
+    const accounts = [demo, ...demo.otherAccounts];
+    const secrets = [
+      ...madeTokens,
+      ...accounts.map((account) => account.apiKey),
+      ...accounts.flatMap((account) =>
+        account.funnels.flatMap((funnel) => [
+          ...funnel.leads.map((lead) => lead.token),
+          new URL(funnel.previewUrl).searchParams.get('previewToken') ?? '',
+        ]),
+      ),
+    ];
+    expect(madeTokens.length).toBeGreaterThan(10);
+    expect(secrets.every((secret) => secret.length >= 32)).toBe(true);
+    const log = server.logs();
+    // The log holds every request of the tests above, its address with the token taken out.
+    expect(log.split('\n').filter((line) => line.includes('[token]')).length).toBeGreaterThan(
+      madeTokens.length,
+    );
+    expect(secrets.filter((secret) => log.includes(secret))).toEqual([]);
   });
 });
