@@ -12,7 +12,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { DatabaseHandle } from './db';
-import { installErrorHandling, routeNotFound } from './http/errors';
+import { answerClientError, installErrorHandling, routeNotFound } from './http/errors';
 import { rejectUnstorableInput } from './http/input-guard';
 import { REDACTED_PATHS, redactUrl } from './http/redact';
 import { accountRoutes } from './modules/accounts/account.routes';
@@ -32,6 +32,7 @@ import { geoRoutes } from './modules/geo/geo.routes';
 import { pixelRoutes } from './modules/pixel/pixel.routes';
 import { trackingRoutes } from './modules/tracking/tracking.routes';
 import { registerRateLimit } from './http/rate-limit';
+import { limitBodyTime } from './http/body-timeout';
 import { createServices, type Services } from './services';
 
 export const ASSETS_DIR = fileURLToPath(new URL('../assets', import.meta.url));
@@ -65,9 +66,12 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     },
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
-    // A request that has not finished sending in 30 s is cut: slow clients cannot hold sockets.
-    requestTimeout: 30_000,
+    // A request that has not finished sending in time is cut: slow clients cannot hold sockets.
+    requestTimeout: config.requestTimeoutMs,
+    // Node looks for such requests every 30 s by default: often enough to keep the limit.
+    http: { connectionsCheckingInterval: Math.min(30_000, Math.ceil(config.requestTimeoutMs / 4)) },
     connectionTimeout: 60_000,
+    clientErrorHandler: answerClientError,
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
@@ -76,6 +80,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   server.setSerializerCompiler(serializerCompiler);
   installErrorHandling(server);
   server.addHook('preValidation', rejectUnstorableInput);
+  limitBodyTime(server, config.requestTimeoutMs);
 
   await server.register(fastifySwagger, {
     openapi: {

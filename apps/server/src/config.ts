@@ -50,6 +50,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   SEED_DEMO: z.enum(['auto', 'always', 'never'], { message: 'auto, always or never' }).default('auto'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -83,6 +84,8 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   seedDemo: 'auto' | 'always' | 'never';
   shutdownTimeoutMs: number;
+  /** A request whose headers and body have not all arrived by then is cut with 408. */
+  requestTimeoutMs: number;
   bodyLimitBytes: number;
   /** Shared rate-limit counters when several processes serve (DESIGN §2). */
   redisUrl: string | null;
@@ -133,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     redisUrl: e.REDIS_URL ? e.REDIS_URL : null,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,

@@ -1,5 +1,7 @@
 import { ErrorCode, type ApiError } from '@embudo/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from '../lib/http-errors';
 import './visitor-api';
@@ -107,4 +109,39 @@ function isDatabaseUnavailable(error: unknown): boolean {
     ) ||
       code === 'SQLITE_BUSY')
   );
+}
+
+/** What a connection that never became a request is told, by Node's parser error code. */
+function clientErrorAnswer(code: string | undefined): ApiError {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return {
+      statusCode: 408,
+      code: ErrorCode.requestTimeout,
+      message: 'the request did not arrive in time',
+    };
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return {
+      statusCode: 431,
+      code: ErrorCode.headersTooLarge,
+      message: 'the request headers are larger than 16 KiB',
+    };
+  return { statusCode: 400, code: ErrorCode.malformedRequest, message: 'the request is not valid HTTP' };
+}
+
+/**
+ * Errors Node's HTTP parser meets before Fastify sees a request (headers too large, a client too slow
+ * to send its request, bytes that are not HTTP), answered in the same JSON shape as every other error,
+ * then the connection is closed.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const body = JSON.stringify(clientErrorAnswer(error.code));
+    const status = clientErrorAnswer(error.code).statusCode;
+    socket.write(
+      `HTTP/1.1 ${String(status)} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${String(Buffer.byteLength(body))}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
