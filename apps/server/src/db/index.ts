@@ -61,10 +61,17 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
     const pool = new pg.Pool({
       connectionString: databaseUrl,
       max: options.poolSize ?? 10,
+      // A database that does not answer at all fails the request in 10 s instead of hanging it.
+      connectionTimeoutMillis: 10_000,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => undefined);
+    // Nor one that is checked out (inside a transaction, between two statements): pg then emits the
+    // error on the client itself. Its next query fails, and the pool drops it when it comes back.
+    pool.on('connect', (client) => {
+      client.on('error', () => undefined);
+    });
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool }),
       plugins: [new CamelCasePlugin()],

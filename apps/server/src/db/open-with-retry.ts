@@ -36,6 +36,8 @@ function isTransient(error: unknown): boolean {
   return (
     (typeof code === 'string' &&
       ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P03', 'SQLITE_BUSY'].includes(code)) ||
-    /ECONNREFUSED|ECONNRESET|ETIMEDOUT|the database system is starting up/.test(message)
+    /ECONNREFUSED|ECONNRESET|ETIMEDOUT|the database system is starting up|^Connection terminated|timeout exceeded when trying to connect/.test(
+      message,
+    )
   );
 }

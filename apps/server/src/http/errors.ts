@@ -100,14 +100,16 @@ export function routeNotFound(method: string, url: string): HttpError {
   return new HttpError(404, ErrorCode.notFound, `no route for ${method} ${url.split('?')[0] ?? ''}`);
 }
 
+/** What node-postgres says, without a code, when a connection drops or cannot be made in time. */
+const LOST_CONNECTION =
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
+
 function isDatabaseUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string') return error instanceof Error && LOST_CONNECTION.test(error.message);
   return (
-    typeof code === 'string' &&
-    (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001', '08003'].includes(
-      code,
-    ) ||
-      code === 'SQLITE_BUSY')
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001', '08003'].includes(code) ||
+    code === 'SQLITE_BUSY'
   );
 }
 
