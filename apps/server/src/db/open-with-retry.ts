@@ -10,6 +10,7 @@ const DELAY_MS = 2000;
 export async function openDatabaseWithRetry(
   url: string,
   say: (line: string) => void,
+  { attempts = ATTEMPTS, delayMs = DELAY_MS }: { attempts?: number; delayMs?: number } = {},
 ): Promise<DatabaseHandle> {
   for (let attempt = 1; ; attempt++) {
     const handle = openDatabase(url);
@@ -19,13 +20,13 @@ export async function openDatabaseWithRetry(
     } catch (error) {
       await handle.close().catch(() => undefined);
       const reason = error instanceof Error ? error.message : String(error);
-      if (attempt >= ATTEMPTS || !isTransient(error)) {
+      if (attempt >= attempts || !isTransient(error)) {
         throw new Error(`the database ${handle.label} is not usable: ${reason}`);
       }
       say(
-        `database ${handle.label} not reachable (${reason}); retrying in ${DELAY_MS / 1000} s [${attempt}/${ATTEMPTS}]`,
+        `database ${handle.label} not reachable (${reason}); retrying in ${delayMs / 1000} s [${attempt}/${attempts}]`,
       );
-      await new Promise((r) => setTimeout(r, DELAY_MS));
+      await new Promise((r) => setTimeout(r, delayMs));
     }
   }
 }
