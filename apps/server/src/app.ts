@@ -130,6 +130,13 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     await visitor.register(fomoRoutes, { fomo: services.fomo });
     await visitor.register(geoRoutes, { geo: services.geo });
     await visitor.register(pixelRoutes, { pixel: services.pixel });
+    // Visitor pages, rendered on the server from the database, count against the same limit. Routes
+    // match by path, not by order: /api/* and /static/* below still take their own paths.
+    await visitor.register(visitorPageRoutes, {
+      site: services.site,
+      baseDomains: config.baseDomains,
+      assets: loadWebAssets(),
+    });
   });
   // Every acknowledged event is committed before the database closes.
   server.addHook('onClose', async () => {
@@ -147,11 +154,5 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     immutable: true,
     maxAge: '365d',
   });
-  await server.register(visitorPageRoutes, {
-    site: services.site,
-    baseDomains: config.baseDomains,
-    assets: loadWebAssets(),
-  });
-
   return { server, services };
 }

@@ -108,6 +108,20 @@ describe.each(TEST_DIALECTS)('rate limit on the visitor API on %s', (dialect) =>
         expectLimited(await send(h, call));
       }
 
+      // The pixel call (which answers { success } rather than the visitor envelope) is counted too.
+      const pixel = await api(h.server, 'POST', '/api/funnel/track/pixel', {
+        body: { idFunnel: 'x', token: TOKEN, eventData: { eventName: 'Lead' } },
+      });
+      expect(pixel.status).toBe(429);
+      expect(pixel.body).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED' });
+      // A visitor page, rendered from the database, is counted with the rest.
+      const page = await api(h.server, 'GET', `/demo/${TOKEN}`);
+      expect(page.status).toBe(429);
+      expect(page.body).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED' });
+      // The visitor app's files are not.
+      const bundle = await api(h.server, 'GET', '/static/no-such-file.js');
+      expect(bundle.status).toBe(404);
+
       for (let i = 0; i < 2 * LIMIT; i++) {
         const account = await api(h.server, 'GET', '/api/owner/account', { key: h.demo.apiKey });
         expect(account.status, account.text).toBe(200);
