@@ -101,9 +101,6 @@ export const visitorPageRoutes: FastifyPluginAsyncZod<{
         // The address carries the lead's token: never hand it to another site.
         .header('referrer-policy', 'no-referrer')
         .header('x-content-type-options', 'nosniff')
-        // No other site may frame a lead's page (clickjacking on its button); no <base>, no plugins.
-        .header('content-security-policy', "frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
-        .header('x-frame-options', 'DENY')
         .type('text/html; charset=utf-8')
         .send(page.html)
     );
