@@ -588,10 +588,12 @@ describe('timed persuasion elements in Chromium (spec §2.4, §2.5, §4.8, §9)'
     // Zero-delay timers are due at 0 ms (the countdown's first refresh, for one).
     await page.clock.runFor(0);
     await timeline.settle();
-    // Answers lead to more requests (location, then session and social proof): settled once nothing
-    // new has been asked for three rounds in a row.
+    // Answers lead to more requests (location, then session and social proof), and a part whose lazy
+    // chunk arrives later commits later: settled once nothing new has been asked for three rounds in a
+    // row. Each round also fires the zero-delay timers set since (due at 0 ms; the clock stays put).
     for (let quiet = 0; quiet < 3;) {
       const asked = net.started;
+      await page.clock.runFor(0);
       await sleep(30);
       await timeline.settle();
       quiet = net.started === asked ? quiet + 1 : 0;
