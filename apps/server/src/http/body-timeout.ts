@@ -1,19 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { ErrorCode, type ApiError } from '@embudo/contracts';
+import { REQUEST_TIMEOUT, rawErrorResponse } from './errors';
 
-const ANSWER: ApiError = {
-  statusCode: 408,
-  code: ErrorCode.requestTimeout,
-  message: 'the request did not arrive in time',
-};
-const RAW_ANSWER = (() => {
-  const body = JSON.stringify(ANSWER);
-  return (
-    'HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json; charset=utf-8\r\n' +
-    `Content-Length: ${String(Buffer.byteLength(body))}\r\nConnection: close\r\n\r\n${body}`
-  );
-})();
+const RAW_ANSWER = rawErrorResponse(REQUEST_TIMEOUT);
 
 /**
  * Cuts a request whose body is still arriving `timeoutMs` after its headers: Node's own requestTimeout

@@ -113,14 +113,26 @@ function isDatabaseUnavailable(error: unknown): boolean {
   );
 }
 
+/** A request whose headers or body did not all arrive in time (REQUEST_TIMEOUT_MS). */
+export const REQUEST_TIMEOUT: ApiError = {
+  statusCode: 408,
+  code: ErrorCode.requestTimeout,
+  message: 'the request did not arrive in time',
+};
+
+/** An error written straight on the socket, as a whole HTTP response that closes the connection. */
+export function rawErrorResponse(answer: ApiError): string {
+  const body = JSON.stringify(answer);
+  return (
+    `HTTP/1.1 ${String(answer.statusCode)} ${STATUS_CODES[answer.statusCode] ?? ''}\r\n` +
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${String(Buffer.byteLength(body))}\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
 /** What a connection that never became a request is told, by Node's parser error code. */
 function clientErrorAnswer(code: string | undefined): ApiError {
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
-    return {
-      statusCode: 408,
-      code: ErrorCode.requestTimeout,
-      message: 'the request did not arrive in time',
-    };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return REQUEST_TIMEOUT;
   if (code === 'HPE_HEADER_OVERFLOW')
     return {
       statusCode: 431,
@@ -137,13 +149,6 @@ function clientErrorAnswer(code: string | undefined): ApiError {
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  if (socket.writable) {
-    const body = JSON.stringify(clientErrorAnswer(error.code));
-    const status = clientErrorAnswer(error.code).statusCode;
-    socket.write(
-      `HTTP/1.1 ${String(status)} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${String(Buffer.byteLength(body))}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
+  if (socket.writable) socket.write(rawErrorResponse(clientErrorAnswer(error.code)));
   socket.destroy();
 }

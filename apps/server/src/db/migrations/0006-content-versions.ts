@@ -42,9 +42,8 @@ async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
 }
 
 async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
-  await sql
-    .raw(
-      `create function funnel_content_changed() returns trigger language plpgsql as $$
+  const statements = [
+    `create function funnel_content_changed() returns trigger language plpgsql as $$
       begin
         if tg_op = 'DELETE' then
           delete from content_versions where funnel_id = old.id;
@@ -53,11 +52,7 @@ async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
         end if;
         return null;
       end $$`,
-    )
-    .execute(db);
-  await sql
-    .raw(
-      `create function page_content_changed() returns trigger language plpgsql as $$
+    `create function page_content_changed() returns trigger language plpgsql as $$
       begin
         if tg_op <> 'INSERT' then
           ${bump('old.funnel_id')}
@@ -67,18 +62,10 @@ async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
         end if;
         return null;
       end $$`,
-    )
-    .execute(db);
-  await sql
-    .raw(
-      `create trigger funnels_content_changed after insert or update or delete on funnels
+    `create trigger funnels_content_changed after insert or update or delete on funnels
        for each row execute function funnel_content_changed()`,
-    )
-    .execute(db);
-  await sql
-    .raw(
-      `create trigger pages_content_changed after insert or update or delete on pages
+    `create trigger pages_content_changed after insert or update or delete on pages
        for each row execute function page_content_changed()`,
-    )
-    .execute(db);
+  ];
+  for (const statement of statements) await sql.raw(statement).execute(db);
 }
