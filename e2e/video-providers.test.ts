@@ -1,14 +1,11 @@
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { build } from 'vite';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlayerEvent, VideoSource } from '../apps/web/src/video/player';
 import { launchChromium } from './chromium';
 import type { Harness, MountState, ProviderName } from './provider-stand-ins/harness';
+import { startStandIns, type Failure, type Network, type StandIns } from './provider-stand-ins/stand-ins';
 
 /**
  * The Vimeo, Panda Video, VTurb and generic-embed adapters in real Chromium, each against a local
@@ -16,12 +13,19 @@ import type { Harness, MountState, ProviderName } from './provider-stand-ins/har
  * routed to the stand-ins; any other third-party request is aborted and fails the test.
  */
 
-const STAND_INS = fileURLToPath(new URL('./provider-stand-ins/', import.meta.url));
-const MEDIA = fileURLToPath(new URL('../apps/server/assets/demo/vsl.mp4', import.meta.url));
 /** The demo MP4 lasts 12 s (measured in Chromium). */
 const VIDEO_SECONDS = 12;
 /** The harness sits at a lead-link-shaped path: a token the providers must never be told. */
 const HARNESS_PATH = '/acme/lead-token-7f3c9d2e1b';
+const HARNESS_HTML = `<!doctype html>
+<html>
+  <head><meta charset="utf-8" /><title>Video provider harness</title></head>
+  <body>
+    <button id="gesture" type="button">Tap</button>
+    <div id="player" style="width: 640px; aspect-ratio: 16 / 9; background: #111"></div>
+    <script type="module" src="/harness/harness.js"></script>
+  </body>
+</html>`;
 /** Longer than the adapters' load deadline (20 s), for tests that run the page's fake clock. */
 const PAST_LOAD_DEADLINE_MS = 25_000;
 
@@ -40,18 +44,6 @@ const SOURCES = {
   embed: { hostingVideo: 'EMBED', videoUrl: EMBED_URL },
 } satisfies Record<ProviderName, Partial<VideoSource>>;
 
-type Failure = 'notFound' | 'abort';
-type StandIn = ProviderName | 'forge';
-
-interface Network {
-  /** Every URL the browser asked for, in any frame. */
-  requests: string[];
-  /** Third-party URLs a route answered (stand-in, 404 or abort on purpose). */
-  routed: Set<string>;
-  /** Third-party URLs no stand-in exists for: aborted, and a test failure. */
-  unexpected: string[];
-}
-
 interface Session {
   context: BrowserContext;
   page: Page;
@@ -62,186 +54,16 @@ interface Session {
 
 type HarnessWindow = Window & { harness: Harness };
 
+let standIns: StandIns;
 let outDir = '';
-let server: Server;
 let origin = '';
 let browser: Browser;
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mp4': 'video/mp4',
-};
-
-const HARNESS_HTML = `<!doctype html>
-<html>
-  <head><meta charset="utf-8" /><title>Video provider harness</title></head>
-  <body>
-    <button id="gesture" type="button">Tap</button>
-    <div id="player" style="width: 640px; aspect-ratio: 16 / 9; background: #111"></div>
-    <script type="module" src="/harness/harness.js"></script>
-  </body>
-</html>`;
-
-/** Builds the harness (ES modules, @vimeo/player in its own chunk) and the stand-ins' scripts. */
-async function buildBundles(): Promise<void> {
-  await build({
-    configFile: false,
-    root: STAND_INS,
-    base: '/harness/',
-    publicDir: false,
-    logLevel: 'warn',
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    build: {
-      outDir: join(outDir, 'harness'),
-      emptyOutDir: true,
-      target: 'es2020',
-      minify: false,
-      rolldownOptions: {
-        input: join(STAND_INS, 'harness.ts'),
-        output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
-      },
-    },
-  });
-  // One classic script each (VTurb's player.js is loaded by a plain <script>), so one build each.
-  for (const name of ['vimeo', 'panda', 'vturb-player']) {
-    await build({
-      configFile: false,
-      root: STAND_INS,
-      publicDir: false,
-      logLevel: 'warn',
-      build: {
-        outDir: join(outDir, 'stand-ins'),
-        emptyOutDir: false,
-        target: 'es2020',
-        minify: false,
-        rolldownOptions: {
-          input: join(STAND_INS, `${name}.ts`),
-          output: { format: 'iife', entryFileNames: '[name].js' },
-        },
-      },
-    });
-  }
-}
-
-/** The local file behind a path of the test server, or null. */
-function localFile(path: string): string | null {
-  if (path === '/media/vsl.mp4') return MEDIA;
-  if (/^\/harness\/[\w.-]+\.js$/.test(path) || /^\/stand-ins\/[\w-]+\.js$/.test(path))
-    return join(outDir, path);
-  if (/^\/stand-ins\/[\w-]+\.html$/.test(path)) return join(STAND_INS, path.slice('/stand-ins/'.length));
-  return null;
-}
-
-/** The page, the bundles, the stand-ins' pages and the MP4 (with byte ranges, so seeking works). */
-function startServer(): Promise<void> {
-  server = createServer((request, response) => {
-    const send = (
-      status: number,
-      type: string,
-      body: Buffer | string,
-      headers: Record<string, string> = {},
-    ) => {
-      response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...headers });
-      response.end(body);
-    };
-    const serve = async () => {
-      const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
-      if (path === HARNESS_PATH) {
-        send(200, 'text/html; charset=utf-8', HARNESS_HTML);
-        return;
-      }
-      const file = localFile(path);
-      if (!file) {
-        send(404, 'text/plain', 'not found');
-        return;
-      }
-      const body = await readFile(file);
-      const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
-      const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
-      if (!range) {
-        send(200, type, body, { 'accept-ranges': 'bytes' });
-        return;
-      }
-      const start = Number(range[1]);
-      const end = range[2] ? Math.min(Number(range[2]), body.length - 1) : body.length - 1;
-      send(206, type, body.subarray(start, end + 1), {
-        'accept-ranges': 'bytes',
-        'content-range': `bytes ${start}-${end}/${body.length}`,
-      });
-    };
-    serve().catch((error: unknown) => {
-      send(500, 'text/plain', String(error));
-    });
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      origin = typeof address === 'object' && address ? `http://127.0.0.1:${address.port}` : '';
-      resolve();
-    });
-  });
-}
-
-/** Which stand-in a third-party URL belongs to, and the local path that plays it. */
-function standInFor(url: URL): { standIn: StandIn; entry: boolean; path: string } | null {
-  const shared = /^\/__stand-in\/([\w-]+\.(?:js|html|mp4))$/.exec(url.pathname)?.[1];
-  const sharedPath =
-    shared === undefined ? null : shared.endsWith('.mp4') ? '/media/vsl.mp4' : `/stand-ins/${shared}`;
-  let standIn: StandIn | null = null;
-  let entryPath: string | null = null;
-  if (url.hostname === 'player.vimeo.com') {
-    standIn = 'vimeo';
-    if (/^\/video\/\d+$/.test(url.pathname)) entryPath = '/stand-ins/vimeo.html';
-  } else if (/^player-vz-[a-z0-9-]+\.tv\.pandavideo\.com\.br$/.test(url.hostname)) {
-    standIn = 'panda';
-    if (url.pathname === '/embed/') entryPath = '/stand-ins/panda.html';
-  } else if (url.hostname === 'scripts.converteai.net') {
-    standIn = 'vturb';
-    if (/^\/[\w-]+\/players\/\w+\/(v4\/)?player\.js$/.test(url.pathname))
-      entryPath = '/stand-ins/vturb-player.js';
-  } else if (url.hostname === 'videos.example.com') {
-    standIn = 'embed';
-    if (url.pathname.startsWith('/watch/')) entryPath = '/stand-ins/embed.html';
-  } else if (url.hostname === 'evil.example') {
-    standIn = 'forge';
-  }
-  if (!standIn || url.protocol !== 'https:') return null;
-  if (entryPath) return { standIn, entry: true, path: entryPath };
-  return sharedPath ? { standIn, entry: false, path: sharedPath } : null;
-}
 
 async function openSession(
   options: { fail?: Partial<Record<ProviderName, Failure>>; clock?: boolean } = {},
 ): Promise<Session> {
   const context = await browser.newContext();
-  const network: Network = { requests: [], routed: new Set(), unexpected: [] };
-  context.on('request', (request) => {
-    network.requests.push(request.url());
-  });
-  // Every request that is not for 127.0.0.1 lands here, before any network.
-  await context.route(
-    (url) => url.hostname !== '127.0.0.1',
-    async (route: Route) => {
-      const url = new URL(route.request().url());
-      const target = standInFor(url);
-      if (!target) {
-        network.unexpected.push(url.href);
-        await route.abort('blockedbyclient');
-        return;
-      }
-      network.routed.add(url.href);
-      const failure = target.standIn === 'forge' ? undefined : options.fail?.[target.standIn];
-      if (failure && target.entry) {
-        if (failure === 'abort') await route.abort('connectionrefused');
-        else await route.fulfill({ status: 404, contentType: 'text/html', body: '<h1>Not found</h1>' });
-        return;
-      }
-      const range = await route.request().headerValue('range');
-      const response = await route.fetch({ url: origin + target.path, headers: range ? { range } : {} });
-      await route.fulfill({ response });
-    },
-  );
+  const network = await standIns.route(context, options.fail);
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   const pageErrors: string[] = [];
@@ -251,7 +73,7 @@ async function openSession(
   page.on('pageerror', (error) => pageErrors.push(error.message));
   if (options.clock) await page.clock.install();
   // The harness is a module script: it has run once the page has loaded.
-  await page.goto(origin + HARNESS_PATH);
+  await page.goto(standIns.origin + HARNESS_PATH);
   return { context, page, network, consoleErrors, pageErrors };
 }
 
@@ -303,16 +125,15 @@ function timesOf(list: PlayerEvent[], type: 'play' | 'pause' | 'timeupdate' | 's
 }
 
 beforeAll(async () => {
-  outDir = await mkdtemp(join(tmpdir(), 'embudo-video-providers-'));
-  await buildBundles();
-  await startServer();
+  standIns = await startStandIns({ path: HARNESS_PATH, html: HARNESS_HTML });
+  origin = standIns.origin;
+  outDir = standIns.outDir;
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser.close();
-  await new Promise((resolve) => server.close(resolve));
-  await rm(outDir, { recursive: true, force: true });
+  await standIns.close();
 });
 
 describe('video provider adapters in Chromium, against stand-ins of the real players', () => {

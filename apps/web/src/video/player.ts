@@ -1,3 +1,5 @@
+import type { VideoSource } from '@embudo/contracts/runtime';
+
 /**
  * One interface over every video provider (issue 5): the self-hosted HTML5 player, Vimeo, Panda
  * Video, VTurb and the generic embedded player. An adapter mounts its player into a container the
@@ -35,13 +37,7 @@ export interface MountOptions {
   onEvent: PlayerListener;
 }
 
-/** What a page tells the player: the provider and either an id (`id` or `id/hash`) or a URL. */
-export interface VideoSource {
-  hostingVideo: 'SELF_HOSTED' | 'VIMEO' | 'VTURB' | 'PANDA' | 'EMBED';
-  videoId: string | null;
-  videoUrl: string | null;
-  videoLibrary: string | null;
-}
+export type { VideoSource };
 
 /**
  * An adapter loads its provider's code on demand (never before the first paint) and resolves once

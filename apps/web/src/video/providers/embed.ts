@@ -1,4 +1,5 @@
 import { type PlayerAdapter, type PlayerHandle, PROVIDER_LOAD_TIMEOUT_MS } from '../player';
+import { embedUrl } from '@embudo/contracts/runtime';
 
 /**
  * The generic embedded player: an iframe of the page's `videoUrl` (http or https only). It speaks no
@@ -11,16 +12,6 @@ import { type PlayerAdapter, type PlayerHandle, PROVIDER_LOAD_TIMEOUT_MS } from 
  * The frame is sandboxed without `allow-top-navigation`: whatever the owner embeds cannot navigate the
  * visitor's page away, even after a click inside it (links that open a new tab still work).
  */
-
-export function embedUrl(videoUrl: string | null): URL | null {
-  if (!videoUrl) return null;
-  try {
-    const url = new URL(videoUrl);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url : null;
-  } catch {
-    return null;
-  }
-}
 
 export const mountEmbed: PlayerAdapter = (source, { container, onEvent }) => {
   const url = embedUrl(source.videoUrl);

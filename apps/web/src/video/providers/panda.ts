@@ -1,10 +1,5 @@
-import {
-  type PlayerAdapter,
-  type PlayerEvent,
-  type PlayerHandle,
-  type VideoSource,
-  PROVIDER_LOAD_TIMEOUT_MS,
-} from '../player';
+import { type PlayerAdapter, type PlayerEvent, type PlayerHandle, PROVIDER_LOAD_TIMEOUT_MS } from '../player';
+import { pandaEmbedUrl } from '@embudo/contracts/runtime';
 
 /**
  * Panda Video: an iframe `https://player-vz-<library>.tv.pandavideo.com.br/embed/?v=<videoId>` that
@@ -24,35 +19,6 @@ import {
  * Panda is the provider of spec §4.4 that also reports progress every 30 s. That report is the page's
  * tracker's job (it owns the timer and the call); this adapter only supplies the timeupdate events.
  */
-
-/** Embed hosts: `player-vz-<library>.tv.pandavideo.com.br` (and the newer `.com`). */
-const PANDA_HOST = /^player-vz-[a-z0-9-]+\.tv\.pandavideo\.com(\.br)?$/;
-const SAFE_ID = /^[A-Za-z0-9-]+$/;
-
-/** The embed URL: from `videoUrl`, or built from `videoId` + `videoLibrary`; null when invalid. */
-export function pandaEmbedUrl(
-  source: Pick<VideoSource, 'videoId' | 'videoUrl' | 'videoLibrary'>,
-): URL | null {
-  if (source.videoUrl) {
-    let url: URL;
-    try {
-      url = new URL(source.videoUrl);
-    } catch {
-      return null;
-    }
-    const videoId = url.searchParams.get('v');
-    if (url.protocol !== 'https:' || !PANDA_HOST.test(url.hostname) || !url.pathname.startsWith('/embed')) {
-      return null;
-    }
-    return videoId && SAFE_ID.test(videoId) ? url : null;
-  }
-  const library = source.videoLibrary?.trim().toLowerCase().replace(/^vz-/, '') ?? '';
-  const videoId = source.videoId?.trim() ?? '';
-  if (!SAFE_ID.test(library) || !SAFE_ID.test(videoId)) return null;
-  const url = new URL(`https://player-vz-${library}.tv.pandavideo.com.br/embed/`);
-  url.searchParams.set('v', videoId);
-  return url;
-}
 
 interface PandaMessage {
   message: string;

@@ -1,10 +1,5 @@
-import {
-  type PlayerAdapter,
-  type PlayerEvent,
-  type PlayerHandle,
-  type VideoSource,
-  PROVIDER_LOAD_TIMEOUT_MS,
-} from '../player';
+import { type PlayerAdapter, type PlayerEvent, type PlayerHandle, PROVIDER_LOAD_TIMEOUT_MS } from '../player';
+import { parseVimeoSource, vimeoPlayerUrl } from '@embudo/contracts/runtime';
 
 /**
  * Vimeo, through the official `@vimeo/player` SDK (loaded on demand, so it stays out of the main
@@ -23,37 +18,6 @@ import {
  *   error ({message}) → error, unless it names a failed call (that call's promise rejects instead)
  * The seek that honours `startAt` is not reported as `seeked`: it is not the visitor skipping.
  */
-
-const VIMEO_PLAYER_ORIGIN = 'https://player.vimeo.com';
-
-interface VimeoVideo {
-  id: string;
-  hash: string | null;
-}
-
-/** `videoId` is `id` or `id/hash` (unlisted videos); a vimeo.com or player.vimeo.com URL also works. */
-export function parseVimeoSource(source: Pick<VideoSource, 'videoId' | 'videoUrl'>): VimeoVideo | null {
-  const fromId = /^(\d+)(?:\/([0-9a-zA-Z]+))?$/.exec(source.videoId?.trim() ?? '');
-  if (fromId?.[1]) return { id: fromId[1], hash: fromId[2] ?? null };
-  if (!source.videoUrl) return null;
-  let url: URL;
-  try {
-    url = new URL(source.videoUrl);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'https:' || !/^(player\.|www\.)?vimeo\.com$/.test(url.hostname)) return null;
-  const path = /^\/(?:video\/)?(\d+)(?:\/([0-9a-zA-Z]+))?\/?$/.exec(url.pathname);
-  if (!path?.[1]) return null;
-  const hash = url.searchParams.get('h') ?? path[2] ?? null;
-  return { id: path[1], hash: hash && /^[0-9a-zA-Z]+$/.test(hash) ? hash : null };
-}
-
-function vimeoPlayerUrl(video: VimeoVideo): string {
-  const url = new URL(`/video/${video.id}`, VIMEO_PLAYER_ORIGIN);
-  if (video.hash) url.searchParams.set('h', video.hash);
-  return url.toString();
-}
 
 /** Event data crosses a postMessage boundary: read it as unknown. */
 function numberField(data: unknown, field: 'seconds' | 'duration'): number | null {

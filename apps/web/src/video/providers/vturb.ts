@@ -1,10 +1,5 @@
-import {
-  type PlayerAdapter,
-  type PlayerEvent,
-  type PlayerHandle,
-  type VideoSource,
-  PROVIDER_LOAD_TIMEOUT_MS,
-} from '../player';
+import { type PlayerAdapter, type PlayerEvent, type PlayerHandle, PROVIDER_LOAD_TIMEOUT_MS } from '../player';
+import { vturbEmbed } from '@embudo/contracts/runtime';
 
 /**
  * VTurb (ConverteAI) smartplayer. Not an iframe: VTurb's script runs in the page, draws its player
@@ -27,45 +22,7 @@ import {
  * The seek that honours `startAt` is not reported as `seeked`: it is not the visitor skipping.
  */
 
-const VTURB_SCRIPT_HOST = 'scripts.converteai.net';
-const SCRIPT_PATH = /^\/([A-Za-z0-9-]+)\/players\/([A-Za-z0-9]+)\/(v4\/)?player\.js$/;
-const SAFE_ID = /^[A-Za-z0-9-]+$/;
 const POLL_MS = 100;
-
-interface VturbEmbed {
-  scriptUrl: string;
-  playerId: string;
-  webComponent: boolean;
-}
-
-export function vturbEmbed(
-  source: Pick<VideoSource, 'videoId' | 'videoUrl' | 'videoLibrary'>,
-): VturbEmbed | null {
-  if (source.videoUrl) {
-    let url: URL;
-    try {
-      url = new URL(source.videoUrl);
-    } catch {
-      return null;
-    }
-    const path = SCRIPT_PATH.exec(url.pathname);
-    if (url.protocol !== 'https:' || url.hostname !== VTURB_SCRIPT_HOST || !path?.[1] || !path[2])
-      return null;
-    return {
-      scriptUrl: `https://${VTURB_SCRIPT_HOST}${url.pathname}`,
-      playerId: path[2],
-      webComponent: path[3] !== undefined,
-    };
-  }
-  const account = source.videoLibrary?.trim() ?? '';
-  const playerId = source.videoId?.trim() ?? '';
-  if (!SAFE_ID.test(account) || !/^[A-Za-z0-9]+$/.test(playerId)) return null;
-  return {
-    scriptUrl: `https://${VTURB_SCRIPT_HOST}/${account}/players/${playerId}/player.js`,
-    playerId,
-    webComponent: false,
-  };
-}
 
 /** The part of a smartplayer instance this adapter uses, checked at run time (it is foreign code). */
 interface VturbInstance {
