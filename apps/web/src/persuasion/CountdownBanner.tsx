@@ -1,6 +1,7 @@
 import { TIMING } from '@embudo/contracts/runtime';
 import { useEffect, useState } from 'react';
 import { useT } from '../i18n/I18nProvider';
+import { useShownAt } from '../lib/deferred';
 import { countdownParts } from './persuasion-rules';
 import { useAfter } from './use-after';
 
@@ -12,17 +13,20 @@ export function CountdownBanner({ deadline }: { deadline: string }) {
   const t = useT();
   const shown = useAfter(TIMING.countdownBannerDelay);
   const [now, setNow] = useState<number | null>(null);
+  const shownAt = useShownAt();
   useEffect(() => {
-    const tick = () => {
-      setNow(Date.now());
-    };
-    const first = setTimeout(tick, 0);
-    const timer = setInterval(tick, TIMING.countdownRefresh);
+    // Refreshed at once, then on each whole second since the page showed the banner's place: a
+    // banner whose code or commit came late keeps the same seconds, and a late timer does not drift.
+    let timer = setTimeout(function tick() {
+      const at = Date.now();
+      setNow(at);
+      const intoSecond = (at - shownAt()) % TIMING.countdownRefresh;
+      timer = setTimeout(tick, TIMING.countdownRefresh - Math.max(0, intoSecond));
+    }, 0);
     return () => {
-      clearTimeout(first);
-      clearInterval(timer);
+      clearTimeout(timer);
     };
-  }, []);
+  }, [shownAt]);
   const parts = now === null ? null : countdownParts(deadline, now);
   const visible = shown && parts !== null;
   return (
