@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo, type DemoSummary } from '../apps/server/src/modules/demo/demo.seed';
@@ -38,6 +40,33 @@ describe('a lead link in Chromium', () => {
     expect(await page.getAttribute('html', 'lang')).toBe('es');
     expect(await page.locator('.headline strong').textContent()).toBe('el método');
     await context.close();
+  });
+
+  it('cannot be framed by another site: Chromium refuses it for frame-ancestors, the frame stays empty', async () => {
+    // Another origin on this machine: a second server on another port.
+    const framing = createServer((_request, response) => {
+      response.setHeader('content-type', 'text/html');
+      response.end(`<!doctype html><iframe src="${vsl().lead.url}" width="400" height="600"></iframe>`);
+    });
+    await new Promise<void>((listening) => {
+      framing.listen(0, '127.0.0.1', listening);
+    });
+    const { port } = framing.address() as AddressInfo;
+    const page = await browser.newPage();
+    const refusals: string[] = [];
+    page.on('console', (message) => {
+      if (message.text().includes("frame-ancestors 'none'")) refusals.push(message.text());
+    });
+    try {
+      await page.goto(`http://127.0.0.1:${String(port)}/`, { waitUntil: 'load' });
+      await expect.poll(() => refusals.length, { timeout: 10_000 }).toBeGreaterThan(0);
+      const frame = page.frames().find((f) => f !== page.mainFrame());
+      expect(frame?.url()).toMatch(/^chrome-error:/);
+      expect(await frame?.locator('.headline').count()).toBe(0);
+    } finally {
+      await page.close();
+      framing.close();
+    }
   });
 
   it('hydrates the server-rendered page without a mismatch, and asks no third-party host for anything', async () => {

@@ -23,6 +23,7 @@ import { healthRoutes } from './modules/health/health.routes';
 import { leadRoutes } from './modules/leads/lead.routes';
 import { pageRoutes } from './modules/pages/page.routes';
 import { previewRoutes } from './modules/previews/preview.routes';
+import { cspReportRoutes } from './modules/site/csp-report.routes';
 import { siteApiRoutes, visitorPageRoutes } from './modules/site/site.routes';
 import { loadWebAssets, WEB_DIST_DIR } from './modules/site/web-assets';
 import { conversionRoutes } from './modules/conversions/conversion.routes';
@@ -130,12 +131,14 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     await visitor.register(fomoRoutes, { fomo: services.fomo });
     await visitor.register(geoRoutes, { geo: services.geo });
     await visitor.register(pixelRoutes, { pixel: services.pixel });
+    await visitor.register(cspReportRoutes);
     // Visitor pages, rendered on the server from the database, count against the same limit. Routes
     // match by path, not by order: /api/* and /static/* below still take their own paths.
     await visitor.register(visitorPageRoutes, {
       site: services.site,
       baseDomains: config.baseDomains,
       assets: loadWebAssets(),
+      cspMode: config.cspMode,
     });
   });
   // Every acknowledged event is committed before the database closes.

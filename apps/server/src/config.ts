@@ -68,6 +68,7 @@ const EnvSchema = z.object({
     .refine((v) => /^https?:\/\/\S+$/.test(v), 'an http(s) URL such as https://graph.facebook.com/v21.0'),
   PIXEL_WORKER: z.enum(['on', 'off'], { message: 'on or off' }).default('on'),
   GEO_DATABASE: z.enum(['city', 'off'], { message: 'city or off' }).default('city'),
+  CSP_MODE: z.enum(['enforce', 'report-only'], { message: 'enforce or report-only' }).default('enforce'),
   BENCH_NOOP_ENDPOINT: z.enum(['on', 'off'], { message: 'on or off' }).default('off'),
 });
 
@@ -96,6 +97,11 @@ export interface Config {
   pixelWorker: boolean;
   /** `city`: DB-IP Lite city database, loaded on first lookup; `off`: every lookup is unknown. */
   geoDatabase: 'city' | 'off';
+  /**
+   * Whether browsers enforce visitor pages' Content-Security-Policy or only report what it would
+   * block (to /api/csp-report, logged), e.g. while trying a new video host.
+   */
+  cspMode: 'enforce' | 'report-only';
   /** `npm run bench`'s baseline: a tracking-shaped endpoint that stores nothing (off unless asked). */
   benchNoopEndpoint: boolean;
 }
@@ -143,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pixelApiUrl: e.PIXEL_API_URL.replace(/\/$/, ''),
     pixelWorker: e.PIXEL_WORKER === 'on',
     geoDatabase: e.GEO_DATABASE,
+    cspMode: e.CSP_MODE,
     benchNoopEndpoint: e.BENCH_NOOP_ENDPOINT === 'on',
   };
 }

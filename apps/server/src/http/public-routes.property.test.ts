@@ -419,6 +419,8 @@ interface BodyRouteOptions {
   limit: number;
   /** Page-close beacons: text/plain bodies are read as JSON. */
   beacon?: boolean;
+  /** Its own JSON media types, besides application/json (CSP reports). */
+  types?: readonly string[];
   shape: Shape;
   params?: (f: Fixture) => fc.Arbitrary<Record<string, string>>;
 }
@@ -473,7 +475,11 @@ function bodyGenerators(f: Fixture, options: BodyRouteOptions): Generators {
       body,
     }));
   };
-  const okTypes = options.beacon ? [...JSON_TYPES, 'text/plain;charset=UTF-8'] : JSON_TYPES;
+  const okTypes = [
+    ...JSON_TYPES,
+    ...(options.beacon ? ['text/plain;charset=UTF-8'] : []),
+    ...(options.types ?? []),
+  ];
 
   const wellFormed = fc
     .record({ p: params, value: shape, contentType: fc.constantFrom(...okTypes), headers: junkHeaders })
@@ -923,6 +929,18 @@ const SHAPES = {
       },
       { requiredKeys: ['idFunnel', 'eventData'] },
     ),
+  cspReport: () =>
+    fc.record({
+      'csp-report': fc.record(
+        {
+          'effective-directive': field(fc.oneof(fc.constantFrom('script-src-elem', 'frame-src'), text(120))),
+          'violated-directive': field(text(120)),
+          'blocked-uri': field(fc.oneof(fc.webUrl(), fc.constantFrom('inline', 'eval'), text(5000))),
+          'document-uri': field(fc.webUrl()),
+        },
+        { requiredKeys: [] },
+      ),
+    }),
 } satisfies Record<string, Shape>;
 
 // ---------------------------------------------------------------------------------------------------
@@ -1034,6 +1052,19 @@ const ROUTES: RouteSpec[] = [
     { limit: 16 * KB, shape: SHAPES.pixel },
     { optional: true, envelope: false },
   ),
+  {
+    ...bodyRoute(
+      'POST',
+      '/api/csp-report',
+      {
+        limit: 16 * KB,
+        types: ['application/csp-report', 'application/reports+json'],
+        shape: SHAPES.cspReport,
+      },
+      { envelope: false },
+    ),
+    twin: false,
+  },
   {
     method: 'GET',
     path: '/api/geo',

@@ -11,6 +11,8 @@ import {
 import { renderVisitorPage } from '@embudo/web/entry-server';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { VISITOR_PREFIXES, writeTrustedJson } from '../../http/visitor-api';
+import { cspHeaderName, visitorPagePolicy, type CspMode } from './content-security-policy';
+import type { PageRecord } from '../pages/page.service';
 import type { SiteService } from './site.service';
 import type { WebAssets } from './web-assets';
 
@@ -80,7 +82,19 @@ export const visitorPageRoutes: FastifyPluginAsyncZod<{
   site: SiteService;
   baseDomains: readonly string[];
   assets: WebAssets;
-}> = async (app, { site, baseDomains, assets }) => {
+  cspMode: CspMode;
+}> = async (app, { site, baseDomains, assets, cspMode }) => {
+  const cspHeader = cspHeaderName(cspMode);
+  // A funnel's policy is written once per read of its pages (the site service keeps that read).
+  const policies = new WeakMap<readonly PageRecord[], string>();
+  const policyOf = (pages: readonly PageRecord[]) => {
+    let policy = policies.get(pages);
+    if (policy === undefined) {
+      policy = visitorPagePolicy(pages);
+      policies.set(pages, policy);
+    }
+    return policy;
+  };
   app.get('/*', { schema: { hide: true } }, async (req, reply) => {
     const address = `${req.protocol}://${req.host}${req.url}`;
     const context: SiteContext = URL.canParse(address)
@@ -88,12 +102,21 @@ export const visitorPageRoutes: FastifyPluginAsyncZod<{
       : { userDomain: '', type: 'CUSTOM' };
     const host = req.hostname.toLowerCase();
     const previewToken = context.queryParams?.previewToken;
-    const response = previewToken
-      ? await site.resolvePreview({ host, token: previewToken })
+    const view = previewToken
+      ? await site.previewView({
+          host,
+          token: previewToken,
+          slug: context.type === 'BASE' ? context.userSlug : null,
+        })
       : context.userToken
-        ? await site.resolve({ host, type: context.type, slug: context.userSlug, token: context.userToken })
+        ? await site.pageView({ host, type: context.type, slug: context.userSlug, token: context.userToken })
         : null;
-    const page = renderVisitorPage({ context, site: response, baseDomains: [...baseDomains], assets });
+    const page = renderVisitorPage({
+      context,
+      site: view?.response ?? null,
+      baseDomains: [...baseDomains],
+      assets,
+    });
     return (
       reply
         .status(page.status)
@@ -101,6 +124,9 @@ export const visitorPageRoutes: FastifyPluginAsyncZod<{
         // The address carries the lead's token: never hand it to another site.
         .header('referrer-policy', 'no-referrer')
         .header('x-content-type-options', 'nosniff')
+        .header(cspHeader, policyOf(view?.pages ?? []))
+        // For browsers without CSP's frame-ancestors: no other site may frame a lead's page.
+        .header('x-frame-options', 'DENY')
         .type('text/html; charset=utf-8')
         .send(page.html)
     );

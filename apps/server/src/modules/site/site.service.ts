@@ -55,7 +55,15 @@ interface LeadPageFound {
   account: Account;
   funnel: FunnelRecord;
   page: PageRecord;
+  /** Every page of the funnel, in order. */
+  pages: readonly PageRecord[];
   lead: LeadFacts;
+}
+
+/** A page as server rendering needs it: the answer, and the funnel's pages (for the page's policy). */
+export interface PageView {
+  response: SiteResponse;
+  pages: readonly PageRecord[];
 }
 
 /** The fields of a page's data that differ from lead to lead. */
@@ -304,6 +312,7 @@ export function createSiteService(deps: SiteServiceDeps) {
       account: account.account,
       funnel: content.funnel,
       page,
+      pages: content.pages,
       lead: {
         name: lead.name,
         row: lead,
@@ -313,15 +322,21 @@ export function createSiteService(deps: SiteServiceDeps) {
     };
   }
 
-  return {
-    /** A lead's page (locate), as page resolution answers it and server rendering reads it. */
+  const service = {
+    /** A lead's page (locate), as page resolution answers it. */
     async resolve(lookup: SiteLookup): Promise<SiteResponse> {
+      return (await service.pageView(lookup)).response;
+    },
+
+    /** A lead's page as server rendering reads it: `resolve`'s answer and the funnel's pages. */
+    async pageView(lookup: SiteLookup): Promise<PageView> {
       const found = await locate(lookup);
-      if ('message' in found) return envelope(found.message);
-      return envelope('PAGE_FOUNDED', {
+      if ('message' in found) return { response: envelope(found.message), pages: [] };
+      const response = envelope('PAGE_FOUNDED', {
         ...pagePart(found.account, found.funnel, found.page, null),
         ...leadPart(found.funnel, found.lead),
       });
+      return { response, pages: found.pages };
     },
 
     /**
@@ -338,33 +353,49 @@ export function createSiteService(deps: SiteServiceDeps) {
 
     /** A preview token's page (spec §2.4 preview mode). Reads only: a preview never writes. */
     async resolvePreview(lookup: { host: string; token: string }): Promise<SiteResponse> {
+      return (await service.previewView(lookup)).response;
+    },
+
+    /**
+     * A preview token's page as server rendering reads it, with its funnel's pages; `slug` is the
+     * account the page address names, on a base domain.
+     */
+    async previewView(lookup: { host: string; token: string; slug?: string | null }): Promise<PageView> {
+      const nothing = (message: SiteMessage): PageView => ({ response: envelope(message), pages: [] });
       const preview = await previews.findByTokenHash(hashToken(lookup.token));
-      if (!preview || preview.expiresAt < now()) return envelope('DONT_EXIST_TOKEN_OR_URL');
+      if (!preview || preview.expiresAt < now()) return nothing('DONT_EXIST_TOKEN_OR_URL');
       // On a custom domain, only that domain's owner's previews open.
       if (
         !baseDomains.includes(lookup.host) &&
         (await domains.findByHost(lookup.host))?.accountId !== preview.accountId
       ) {
-        return envelope('DONT_EXIST_TOKEN_OR_URL');
+        return nothing('DONT_EXIST_TOKEN_OR_URL');
       }
       const found = await activeAccount(preview.accountId);
-      if ('message' in found) return envelope(found.message);
+      if ('message' in found) return nothing(found.message);
+      // At an address that names an account, only that account's previews open: another owner's
+      // page never shows under this owner's name.
+      if (lookup.slug && lookup.slug.toLowerCase() !== found.account.slug) {
+        return nothing('DONT_EXIST_TOKEN_OR_URL');
+      }
       const funnelRow = await funnels.findById(preview.funnelId);
-      if (!funnelRow) return envelope('DONT_EXIST_TOKEN_OR_URL');
+      if (!funnelRow) return nothing('DONT_EXIST_TOKEN_OR_URL');
       const all = await funnelPages(preview.funnelId);
       const index = all.findIndex((p) => p.id === preview.pageId);
       const page = all[index];
-      if (!page) return envelope('DONT_EXIST_TOKEN_OR_URL');
+      if (!page) return nothing('DONT_EXIST_TOKEN_OR_URL');
       const arrows = {
         token: lookup.token,
         next: await storedNextPreview(lookup.token, all[index + 1]?.id),
       };
       const funnel = funnelOf(funnelRow);
-      return envelope('PAGE_FOUNDED', {
+      const response = envelope('PAGE_FOUNDED', {
         ...pagePart(found.account, funnel, page, arrows),
         ...leadPart(funnel, { name: '', isComplete: false, endTimeVideo: null }),
       });
+      return { response, pages: all };
     },
   };
+  return service;
 }
 export type SiteService = ReturnType<typeof createSiteService>;
