@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { VISITOR_PREFIXES, writeTrustedJson } from '../../http/visitor-api';
 import { cspHeaderName, visitorPagePolicy, type CspMode } from './content-security-policy';
 import type { PageRecord } from '../pages/page.service';
-import type { SiteService } from './site.service';
+import { NO_PAGES, type SiteService } from './site.service';
 import type { WebAssets } from './web-assets';
 
 /** `domain` is the page's userDomain (protocol and host); a bare host is accepted too. */
@@ -124,7 +124,7 @@ export const visitorPageRoutes: FastifyPluginAsyncZod<{
         // The address carries the lead's token: never hand it to another site.
         .header('referrer-policy', 'no-referrer')
         .header('x-content-type-options', 'nosniff')
-        .header(cspHeader, policyOf(view?.pages ?? []))
+        .header(cspHeader, policyOf(view?.pages ?? NO_PAGES))
         // For browsers without CSP's frame-ancestors: no other site may frame a lead's page.
         .header('x-frame-options', 'DENY')
         .type('text/html; charset=utf-8')

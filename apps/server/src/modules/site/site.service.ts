@@ -89,6 +89,9 @@ interface FunnelContent {
   pages: PageRecord[];
 }
 
+/** The pages of an answer that found none (one array, so that what is derived from it is kept). */
+export const NO_PAGES: readonly PageRecord[] = [];
+
 /** Funnels whose content a process keeps; past it the oldest read is dropped. */
 const MAX_FUNNELS = 500;
 
@@ -331,7 +334,7 @@ export function createSiteService(deps: SiteServiceDeps) {
     /** A lead's page as server rendering reads it: `resolve`'s answer and the funnel's pages. */
     async pageView(lookup: SiteLookup): Promise<PageView> {
       const found = await locate(lookup);
-      if ('message' in found) return { response: envelope(found.message), pages: [] };
+      if ('message' in found) return { response: envelope(found.message), pages: NO_PAGES };
       const response = envelope('PAGE_FOUNDED', {
         ...pagePart(found.account, found.funnel, found.page, null),
         ...leadPart(found.funnel, found.lead),
@@ -361,7 +364,7 @@ export function createSiteService(deps: SiteServiceDeps) {
      * account the page address names, on a base domain.
      */
     async previewView(lookup: { host: string; token: string; slug?: string | null }): Promise<PageView> {
-      const nothing = (message: SiteMessage): PageView => ({ response: envelope(message), pages: [] });
+      const nothing = (message: SiteMessage): PageView => ({ response: envelope(message), pages: NO_PAGES });
       const preview = await previews.findByTokenHash(hashToken(lookup.token));
       if (!preview || preview.expiresAt < now()) return nothing('DONT_EXIST_TOKEN_OR_URL');
       // On a custom domain, only that domain's owner's previews open.
