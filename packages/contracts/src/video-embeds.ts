@@ -12,6 +12,11 @@ export interface VideoSource {
   videoLibrary: string | null;
 }
 
+/** An absolute URL, or null when `text` is empty or not one. */
+function urlOf(text: string | null): URL | null {
+  return text && URL.canParse(text) ? new URL(text) : null;
+}
+
 export const VIMEO_PLAYER_ORIGIN = 'https://player.vimeo.com';
 
 export interface VimeoVideo {
@@ -23,13 +28,8 @@ export interface VimeoVideo {
 export function parseVimeoSource(source: Pick<VideoSource, 'videoId' | 'videoUrl'>): VimeoVideo | null {
   const fromId = /^(\d+)(?:\/([0-9a-zA-Z]+))?$/.exec(source.videoId?.trim() ?? '');
   if (fromId?.[1]) return { id: fromId[1], hash: fromId[2] ?? null };
-  if (!source.videoUrl) return null;
-  let url: URL;
-  try {
-    url = new URL(source.videoUrl);
-  } catch {
-    return null;
-  }
+  const url = urlOf(source.videoUrl);
+  if (!url) return null;
   if (url.protocol !== 'https:' || !/^(player\.|www\.)?vimeo\.com$/.test(url.hostname)) return null;
   const path = /^\/(?:video\/)?(\d+)(?:\/([0-9a-zA-Z]+))?\/?$/.exec(url.pathname);
   if (!path?.[1]) return null;
@@ -52,12 +52,8 @@ export function pandaEmbedUrl(
   source: Pick<VideoSource, 'videoId' | 'videoUrl' | 'videoLibrary'>,
 ): URL | null {
   if (source.videoUrl) {
-    let url: URL;
-    try {
-      url = new URL(source.videoUrl);
-    } catch {
-      return null;
-    }
+    const url = urlOf(source.videoUrl);
+    if (!url) return null;
     const videoId = url.searchParams.get('v');
     if (url.protocol !== 'https:' || !PANDA_HOST.test(url.hostname) || !url.pathname.startsWith('/embed')) {
       return null;
@@ -97,12 +93,8 @@ export function vturbEmbed(
   source: Pick<VideoSource, 'videoId' | 'videoUrl' | 'videoLibrary'>,
 ): VturbEmbed | null {
   if (source.videoUrl) {
-    let url: URL;
-    try {
-      url = new URL(source.videoUrl);
-    } catch {
-      return null;
-    }
+    const url = urlOf(source.videoUrl);
+    if (!url) return null;
     const path = VTURB_SCRIPT_PATH.exec(url.pathname);
     if (url.protocol !== 'https:' || url.hostname !== VTURB_SCRIPT_HOST || !path?.[1] || !path[2])
       return null;
@@ -124,23 +116,13 @@ export function vturbEmbed(
 
 /** The generic embed's URL: `videoUrl`, http or https only; null otherwise. */
 export function embedUrl(videoUrl: string | null): URL | null {
-  if (!videoUrl) return null;
-  try {
-    const url = new URL(videoUrl);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url : null;
-  } catch {
-    return null;
-  }
+  const url = urlOf(videoUrl);
+  return url && (url.protocol === 'https:' || url.protocol === 'http:') ? url : null;
 }
 
 /** A self-hosted video's origin when it is on another host; null when it is a path on this server. */
 function selfHostedOrigin(videoUrl: string | null): string | null {
-  if (!videoUrl || !/^https?:\/\//i.test(videoUrl)) return null;
-  try {
-    return new URL(videoUrl).origin;
-  } catch {
-    return null;
-  }
+  return videoUrl && /^https?:\/\//i.test(videoUrl) ? (urlOf(videoUrl)?.origin ?? null) : null;
 }
 
 /** What one page's player needs a visitor's browser to load, by kind of request. */
