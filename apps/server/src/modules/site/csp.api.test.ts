@@ -44,6 +44,9 @@ describe.each(TEST_DIALECTS)('visitor page headers and CSP reports (%s)', (diale
     expect(directive(policy, 'frame-src')).toEqual(["'none'"]);
     expect(directive(policy, 'frame-ancestors')).toEqual(["'none'"]);
     expect(before.headers.get('x-frame-options')).toBe('DENY');
+    expect(before.headers.get('permissions-policy')).toBe(
+      'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+    );
     expect(before.headers.get('content-security-policy-report-only')).toBeNull();
 
     // The owner moves the funnel's second page to Vimeo: the lead, still on the first page, may go

@@ -127,6 +127,9 @@ export const visitorPageRoutes: FastifyPluginAsyncZod<{
         .header(cspHeader, policyOf(view?.pages ?? NO_PAGES))
         // For browsers without CSP's frame-ancestors: no other site may frame a lead's page.
         .header('x-frame-options', 'DENY')
+        // Nothing on a funnel page needs the camera, microphone, location or payments, so no script
+        // of a player or of rich text may ask for them.
+        .header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=()')
         .type('text/html; charset=utf-8')
         .send(page.html)
     );
