@@ -439,6 +439,15 @@ describe.each(TEST_DIALECTS)('pixel conversions through a 30-hour outage of Meta
         expect(row.deliveredAt, eventId).toBeLessThanOrEqual(at(OUTAGE_HOURS) + pauseBand(99).max);
         expect(row.attempts, eventId).toBe(at30.get(eventId)?.attempts);
       }
+      // Once Meta has taken one event of a funnel, the funnel's backlog goes at once (the next poll),
+      // not when each event's backoff ends.
+      for (const funnelId of funnelIds) {
+        const times = [...final.entries()]
+          .filter(([eventId]) => expected.get(eventId)?.funnelId === funnelId)
+          .map(([, row]) => row.deliveredAt ?? Infinity);
+        expect(times.length, funnelId).toBeGreaterThan(1);
+        expect(Math.max(...times) - Math.min(...times), funnelId).toBeLessThanOrEqual(2 * POLL_MS);
+      }
 
       // Each went to its own pixel, with that pixel's token, as the visitor's page recorded it.
       for (const request of accepted) {

@@ -85,6 +85,42 @@ describe.each(TEST_DIALECTS)('pixel outbox on %s', (dialect) => {
     expect(await repo.findByEventId('repo-mark-1')).toMatchObject({ attempts: 1, deliveredAt: T0 + 6000 });
   });
 
+  it('brings forward the failed events of the named funnels only, never a row a worker holds', async () => {
+    const repo = createPixelRepo(t.db, dialect);
+    const at = T0 + 3_000_000_000;
+    // Everything else in the table was due long ago: take it out of the way first.
+    while ((await repo.claimDue(at - 1, 1000, 10_000_000_000)).length > 0);
+    for (const id of ['waiting', 'held', 'settled', 'later'])
+      await repo.enqueue({ ...row(`repo-retry-${id}`, 'f-retry'), nextAttemptAt: at });
+    await repo.enqueue({ ...row('repo-retry-elsewhere', 'f-retry-other'), nextAttemptAt: at });
+    await repo.enqueue({ ...row('repo-retry-fresh', 'f-retry'), nextAttemptAt: at + 500 });
+    const ids = new Map((await repo.listByFunnel('f-retry')).map((r) => [r.eventId, r.id]));
+    const other = await repo.findByEventId('repo-retry-elsewhere');
+    const id = (name: string) => ids.get(`repo-retry-${name}`) ?? 0;
+    // Failed, waiting for their backoff: here and in another funnel.
+    await repo.markFailed(id('waiting'), 3, at + 3_600_000, 'HTTP 503: down');
+    await repo.markFailed(id('later'), 1, at + 5_000, 'HTTP 503: down');
+    await repo.markFailed(other?.id ?? 0, 2, at + 3_600_000, 'HTTP 503: down');
+    await repo.markFailed(id('settled'), 1, at + 5_000, 'HTTP 503: down');
+    await repo.markDelivered([id('settled')], at);
+    // Failed once, then claimed again by a worker: its lease is not a backoff.
+    await repo.markFailed(id('held'), 1, at, 'HTTP 503: down');
+    expect((await repo.claimDue(at, 10, 60_000)).map((r) => r.eventId)).toEqual(['repo-retry-held']);
+
+    expect(await repo.retryWaiting(['f-retry'], at + 100)).toBe(2);
+    const after = new Map((await repo.listByFunnel('f-retry')).map((r) => [r.eventId, r.nextAttemptAt]));
+    expect(Object.fromEntries(after)).toEqual({
+      'repo-retry-waiting': at + 100,
+      'repo-retry-held': at + 60_000,
+      'repo-retry-settled': at + 5_000,
+      'repo-retry-later': at + 100,
+      // Never failed: it keeps its own time.
+      'repo-retry-fresh': at + 500,
+    });
+    expect((await repo.findByEventId('repo-retry-elsewhere'))?.nextAttemptAt).toBe(at + 3_600_000);
+    expect(await repo.retryWaiting([], at + 100)).toBe(0);
+  });
+
   it('never gives the same row to two connections claiming at the same time', async () => {
     const mine = createPixelRepo(t.db, dialect);
     const theirs = createPixelRepo(other?.db ?? t.db, dialect);

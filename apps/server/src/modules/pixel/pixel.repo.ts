@@ -69,7 +69,8 @@ export function createPixelRepo(db: Db, dialect: Dialect) {
       if (limit <= 0) return [];
       const rows = await db
         .updateTable('pixelOutbox')
-        .set({ nextAttemptAt: now + Math.max(1, leaseMs) })
+        // A claimed row has no error: that is how retryWaiting tells a lease from a backoff.
+        .set({ nextAttemptAt: now + Math.max(1, leaseMs), lastError: null })
         .where('id', 'in', (eb) =>
           eb
             .selectFrom('pixelOutbox')
@@ -84,6 +85,24 @@ export function createPixelRepo(db: Db, dialect: Dialect) {
         .returningAll()
         .execute();
       return rows.sort((a, b) => a.id - b.id);
+    },
+
+    /**
+     * Makes the failed events of these funnels waiting for their next attempt due at `now`: their
+     * receiver has just taken one of their events. Rows a worker holds (a lease, not a backoff) are
+     * left to it. Resolves how many were brought forward.
+     */
+    async retryWaiting(funnelIds: readonly string[], now: number): Promise<number> {
+      if (funnelIds.length === 0) return 0;
+      const result = await db
+        .updateTable('pixelOutbox')
+        .set({ nextAttemptAt: now })
+        .where(open)
+        .where('lastError', 'is not', null)
+        .where('nextAttemptAt', '>', now)
+        .where('funnelId', 'in', funnelIds)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
     },
 
     async markDelivered(ids: readonly number[], at: number): Promise<void> {

@@ -90,6 +90,7 @@ type Verdict = { send: Batch['items'][number]; pixel: CapiPixel } | { drop: stri
  * Forwards the pixel outbox to the Conversions API (DESIGN §5.10): claims due rows, sends them in one
  * request per pixel and per 1,000 events, retries failures with backoff, and drops only what Meta
  * would refuse for good (older than 7 days) or what has nowhere to go (the funnel lost its pixel).
+ * Once Meta takes an event of a funnel, that funnel's failed events are retried at once.
  */
 export function createPixelWorker({
   pixels,
@@ -152,6 +153,9 @@ export function createPixelWorker({
         at,
       );
       result.delivered += batch.items.length;
+      // Meta takes events again: the backlog of these funnels goes now, not when each backoff ends
+      // (up to an hour after an outage).
+      await pixels.retryWaiting([...new Set(batch.items.map((item) => item.row.funnelId))], at);
       return;
     }
     // Any failure, a 400 for the whole batch included, is retried: only age ends an event's life.
