@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../apps/server/test/server';
 import { launchChromium } from './chromium';
 import type { ProviderName } from './provider-stand-ins/harness';
-import { startStandIns, type Network, type StandIns } from './provider-stand-ins/stand-ins';
+import { closeRouted, startStandIns, type Network, type StandIns } from './provider-stand-ins/stand-ins';
 
 /**
  * Visitor pages' Content-Security-Policy in Chromium (issue 8, item 3; decision 18). A lead page of
@@ -167,7 +167,7 @@ describe.each(['report-only', 'enforce'] as const)('a lead page with its policy 
       if (provider === 'selfHosted') expect(routed).toEqual([]);
       else expect(routed.length).toBeGreaterThan(0);
     } finally {
-      await context.close();
+      await closeRouted(context);
     }
     expect(reported(site.server)).toEqual([]);
   });
@@ -252,7 +252,7 @@ describe('an enforced policy', () => {
           'script-src-elem inline',
         ]);
     } finally {
-      await context.close();
+      await closeRouted(context);
     }
   });
 });

@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlayerEvent, VideoSource } from '../apps/web/src/video/player';
 import { launchChromium } from './chromium';
 import type { Harness, MountState, ProviderName } from './provider-stand-ins/harness';
-import { startStandIns, type Failure, type Network, type StandIns } from './provider-stand-ins/stand-ins';
+import {
+  closeRouted,
+  startStandIns,
+  type Failure,
+  type Network,
+  type StandIns,
+} from './provider-stand-ins/stand-ins';
 
 /**
  * The Vimeo, Panda Video, VTurb and generic-embed adapters in real Chromium, each against a local
@@ -96,7 +102,7 @@ async function withSession(
     expectNoThirdPartyTraffic(session.network);
     expect(session.pageErrors).toEqual([]);
   } finally {
-    await session.context.close();
+    await closeRouted(session.context);
   }
 }
 

@@ -131,6 +131,15 @@ function standInFor(url: URL): { standIn: StandIn; entry: boolean; path: string 
 }
 
 /**
+ * Closes a routed context. A player may still be streaming its video through a route when a test
+ * ends; that answer is dropped rather than failing on a closed context.
+ */
+export async function closeRouted(context: BrowserContext): Promise<void> {
+  await context.unrouteAll({ behavior: 'ignoreErrors' });
+  await context.close();
+}
+
+/**
  * Builds the stand-ins (and the harness, when given) and serves them, with the demo MP4 (with byte
  * ranges, so seeking works), on a free loopback port.
  */
