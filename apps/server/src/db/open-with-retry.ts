@@ -1,4 +1,5 @@
 import { migrate, openDatabase, type DatabaseHandle } from './index';
+import { isDatabaseUnavailable } from './unavailable';
 
 const ATTEMPTS = 10;
 const DELAY_MS = 2000;
@@ -20,7 +21,7 @@ export async function openDatabaseWithRetry(
     } catch (error) {
       await handle.close().catch(() => undefined);
       const reason = error instanceof Error ? error.message : String(error);
-      if (attempt >= attempts || !isTransient(error)) {
+      if (attempt >= attempts || !isDatabaseUnavailable(error)) {
         throw new Error(`the database ${handle.label} is not usable: ${reason}`);
       }
       say(
@@ -29,16 +30,4 @@ export async function openDatabaseWithRetry(
       await new Promise((r) => setTimeout(r, delayMs));
     }
   }
-}
-
-function isTransient(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  const message = error instanceof Error ? error.message : '';
-  return (
-    (typeof code === 'string' &&
-      ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P03', 'SQLITE_BUSY'].includes(code)) ||
-    /ECONNREFUSED|ECONNRESET|ETIMEDOUT|the database system is starting up|^Connection terminated|timeout exceeded when trying to connect/.test(
-      message,
-    )
-  );
 }

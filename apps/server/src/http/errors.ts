@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { HttpError } from '../lib/http-errors';
 import './visitor-api';
 
@@ -98,19 +99,6 @@ export function installErrorHandling(app: FastifyInstance): void {
 
 export function routeNotFound(method: string, url: string): HttpError {
   return new HttpError(404, ErrorCode.notFound, `no route for ${method} ${url.split('?')[0] ?? ''}`);
-}
-
-/** What node-postgres says, without a code, when a connection drops or cannot be made in time. */
-const LOST_CONNECTION =
-  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
-
-function isDatabaseUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code !== 'string') return error instanceof Error && LOST_CONNECTION.test(error.message);
-  return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001', '08003'].includes(code) ||
-    code === 'SQLITE_BUSY'
-  );
 }
 
 /** A request whose headers or body did not all arrive in time (REQUEST_TIMEOUT_MS). */
