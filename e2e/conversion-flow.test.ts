@@ -126,6 +126,9 @@ describe('video, button and tracking sessions in Chromium', () => {
     )
       .sort((a, b) => a.startViewTime - b.startViewTime)
       .map((r) => JSON.parse(r.details) as { state: string; videoProgressUpdate?: { percent: number } });
+  /** The demo's first two pages' headlines without their markup (spec §2.4: the tab's title). */
+  const PAGE_1_TITLE = 'Clase 1: el método que cambia tus ventas';
+  const PAGE_2_TITLE = 'Clase 2: los tres errores que frenan tu embudo';
   const buttonVisible = (page: Page) =>
     page.locator('.cta').evaluate((el) => getComputedStyle(el).visibility === 'visible');
 
@@ -167,12 +170,15 @@ describe('video, button and tracking sessions in Chromium', () => {
   it('stores PLAYING, the 25/50/75 % milestones once each and ENDED, then moves to the next page with a new session', async () => {
     const lead = await newLead();
     const page = await open(lead.url);
+    expect(await page.title()).toBe(PAGE_1_TITLE);
     await expect.poll(async () => (await sessions(lead.id)).length).toBe(1);
     await play(page, 2);
     // The video ends (12 s at double speed), the next-video countdown runs, then page 2 loads.
     await expect
       .poll(() => page.locator('.headline').textContent(), { timeout: 20_000 })
       .toContain('Clase 2');
+    // The tab's title follows the page shown: its headline without markup.
+    await expect.poll(() => page.title()).toBe(PAGE_2_TITLE);
     await expect.poll(async () => (await sessions(lead.id)).length).toBe(2);
     const [first, second] = await sessions(lead.id);
     expect(first).toMatchObject({ pageId: pageId(1), endReason: 'VIDEO_ENDED' });
@@ -201,10 +207,12 @@ describe('video, button and tracking sessions in Chromium', () => {
     const page = await open(lead.url);
     await play(page, 2);
     await expect.poll(() => buttonVisible(page), { timeout: 15_000 }).toBe(true);
+    expect(await page.title()).toBe(PAGE_1_TITLE);
     await page.locator('.cta-button').click();
     await expect
       .poll(() => page.locator('.headline').textContent(), { timeout: 10_000 })
       .toContain('Clase 2');
+    await expect.poll(() => page.title()).toBe(PAGE_2_TITLE);
     await expect.poll(async () => (await sessions(lead.id)).length).toBe(2);
     const [first, second] = await sessions(lead.id);
     expect(first).toMatchObject({ pageId: pageId(1), endReason: 'BUTTON_CLICK' });
@@ -331,26 +339,72 @@ describe('video, button and tracking sessions in Chromium', () => {
     await again.close();
   });
 
-  it('after 15 idle minutes ends the session with INACTIVITY and opens the modal; Continuar starts AFTER_INACTIVITY', async () => {
-    const lead = await newLead();
+  /** A lead of the demo's WhatsApp landing funnel. */
+  async function newLandingLead(name = 'Lola'): Promise<{ id: string; url: string; token: string }> {
+    const lpi = demo.funnels[1] ?? expect.unreachable('the demo has a WhatsApp funnel');
+    const created = await owner<{ lead: { id: string }; url: string; token: string }>(
+      'POST',
+      `/funnels/${lpi.id}/leads`,
+      { name },
+    );
+    madeTokens.push(created.token);
+    return { id: created.lead.id, url: created.url, token: created.token };
+  }
+
+  it.each([
+    ['a video page', '.funnel', () => newLead()],
+    ['a landing page', '.landing', () => newLandingLead()],
+  ] as const)(
+    'on %s, 15 idle minutes end the session with INACTIVITY and open the modal; Continuar starts AFTER_INACTIVITY',
+    async (_kind, layout, makeLead) => {
+      const lead = await makeLead();
+      const page = await newPage();
+      await page.clock.install();
+      // The idle count starts when the page knows its session.
+      await gotoTracked(page, lead.url);
+      expect(await page.locator(layout).count()).toBe(1);
+      await expect.poll(async () => (await sessions(lead.id)).length).toBe(1);
+      await page.clock.fastForward('14:59');
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      await page.clock.fastForward('00:02');
+      const dialog = page.getByRole('dialog');
+      await expect.poll(() => dialog.count()).toBe(1);
+      expect(await dialog.locator('h2').textContent()).toBe('¿Sigues ahí?');
+      expect(await page.evaluate(() => document.body.style.overflow)).toBe('hidden');
+      await expect.poll(async () => (await sessions(lead.id))[0]?.endReason).toBe('INACTIVITY');
+      await dialog.getByRole('button', { name: 'Continuar' }).click();
+      await expect.poll(async () => (await sessions(lead.id)).length).toBe(2);
+      expect((await sessions(lead.id))[1]).toMatchObject({
+        startReason: 'AFTER_INACTIVITY',
+        endReason: null,
+      });
+      expect(await page.getByRole('dialog').count()).toBe(0);
+    },
+  );
+
+  it('after inactivity, a reload starts a fresh session and the button click is recorded in it', async () => {
+    const lead = await newLandingLead('Leo');
+    const lpi = demo.funnels[1] ?? expect.unreachable('the demo has a WhatsApp funnel');
+    const chat = `${server.url}/api/health?chat=reload`;
+    await owner('PATCH', `/pages/${lpi.pages[0]?.id ?? ''}`, { buttonUrl: chat });
     const page = await newPage();
     await page.clock.install();
-    // The idle count starts when the page knows its session.
     await gotoTracked(page, lead.url);
-    await expect.poll(async () => (await sessions(lead.id)).length).toBe(1);
-    await page.clock.fastForward('14:59');
-    expect(await page.getByRole('dialog').count()).toBe(0);
-    await page.clock.fastForward('00:02');
-    const dialog = page.getByRole('dialog');
-    await expect.poll(() => dialog.count()).toBe(1);
-    expect(await dialog.locator('h2').textContent()).toBe('¿Sigues ahí?');
-    expect(await page.evaluate(() => document.body.style.overflow)).toBe('hidden');
+    await page.clock.fastForward('15:01');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(1);
     await expect.poll(async () => (await sessions(lead.id))[0]?.endReason).toBe('INACTIVITY');
-    await dialog.getByRole('button', { name: 'Continuar' }).click();
+    // The visitor reloads instead of answering: they are back, so the page starts over.
+    const started = page.waitForResponse((response) => response.url().endsWith('/funnel/track/page'));
+    await page.reload();
+    await started;
     await expect.poll(async () => (await sessions(lead.id)).length).toBe(2);
-    expect((await sessions(lead.id))[1]).toMatchObject({ startReason: 'AFTER_INACTIVITY', endReason: null });
+    const [, second] = await sessions(lead.id);
+    expect(second).toMatchObject({ startReason: 'INITIAL_LOAD', endReason: null });
     expect(await page.getByRole('dialog').count()).toBe(0);
-    await page.close();
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    await Promise.all([page.waitForURL(chat), page.locator('.cta-button').click()]);
+    const actions = await db().selectFrom('actions').selectAll().where('leadId', '=', lead.id).execute();
+    expect(actions.map((a) => [a.action, a.pageSessionId])).toEqual([['BUTTON_CLICK', second?.id]]);
   });
 
   it('does not count idle time while the video plays', async () => {
@@ -468,18 +522,33 @@ describe('video, button and tracking sessions in Chromium', () => {
       pixel: { pixelId: '123456789012345', accessToken: 'test-access-token', testEventCode: null },
     });
     await owner('PATCH', `/pages/${lpiPage}`, { buttonUrl: chat });
-    const created = await owner<{ lead: { id: string }; url: string }>('POST', `/funnels/${lpi.id}/leads`, {
-      name: 'Rosa',
-    });
-    const page = await open(created.url);
+    const created = await owner<{ lead: { id: string }; url: string; token: string }>(
+      'POST',
+      `/funnels/${lpi.id}/leads`,
+      { name: 'Rosa' },
+    );
+    madeTokens.push(created.token);
+    // The link as a lead may open it, with an ad's query on it.
+    const page = await open(`${created.url}?utm_source=fb&fbclid=IwAR0`);
     const order: string[] = [];
+    const pixelBodies: string[] = [];
     page.on('request', (request) => {
-      if (request.url().includes('/track/pixel')) order.push('pixel');
+      if (request.url().includes('/track/pixel')) {
+        order.push('pixel');
+        pixelBodies.push(request.postData() ?? '');
+      }
       if (request.url() === chat) order.push('chat');
     });
     expect(await buttonVisible(page)).toBe(true);
     await Promise.all([page.waitForURL(chat), page.locator('.cta-button').click()]);
     expect(order).toEqual(['pixel', 'chat']);
+    // The page names itself without the lead's token (its credential) or the query.
+    const sent = JSON.parse(pixelBodies[0] ?? '{}') as {
+      token?: string;
+      eventData?: { eventSource?: string };
+    };
+    expect(sent.token).toBe(created.token);
+    expect(sent.eventData?.eventSource).toBe(`${server.url}/${demo.accountSlug}`);
     const outbox = await db().selectFrom('pixelOutbox').selectAll().where('funnelId', '=', lpi.id).execute();
     expect(outbox).toHaveLength(1);
     const payload = JSON.parse(outbox[0]?.payload ?? '{}') as {
@@ -487,7 +556,8 @@ describe('video, button and tracking sessions in Chromium', () => {
       event_source_url?: string;
     };
     expect(payload.event_name).toBe('Lead');
-    expect(payload.event_source_url).toBe(created.url);
+    expect(payload.event_source_url).toBe(`${server.url}/${demo.accountSlug}`);
+    expect(JSON.stringify(outbox[0])).not.toContain(created.token);
   });
 
   it("shows 'Error al cargar video' with 'Refresca la página' when the video cannot load", async () => {
@@ -501,6 +571,27 @@ describe('video, button and tracking sessions in Chromium', () => {
       expect(await panel.getByRole('button').textContent()).toBe('Refresca la página');
       // The headline and the button's place stay where they were.
       expect(await page.locator('.headline').textContent()).toContain('Clase 1');
+    } finally {
+      await owner('PATCH', `/pages/${pageId(1)}`, { videoUrl: '/assets/demo/vsl.mp4' });
+    }
+  });
+
+  it('shows the button once buttonTime has passed on the wall clock when the video cannot load', async () => {
+    await owner('PATCH', `/pages/${pageId(1)}`, { videoUrl: '/assets/demo/missing.mp4' });
+    try {
+      const lead = await newLead();
+      const page = await newPage();
+      await page.clock.install();
+      await page.goto(lead.url);
+      // The video fails: no play event will ever start the button's timers.
+      await expect.poll(() => page.getByRole('alert').count()).toBe(1);
+      expect(await buttonVisible(page)).toBe(false);
+      // The demo's first page waits 8 s.
+      await page.clock.runFor(6500);
+      expect(await buttonVisible(page)).toBe(false);
+      await page.clock.runFor(2000);
+      await expect.poll(() => buttonVisible(page)).toBe(true);
+      expect(await page.locator('.cta-button').isDisabled()).toBe(false);
     } finally {
       await owner('PATCH', `/pages/${pageId(1)}`, { videoUrl: '/assets/demo/vsl.mp4' });
     }

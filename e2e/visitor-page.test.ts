@@ -117,7 +117,8 @@ describe('a lead link in Chromium', () => {
   });
 
   it('shows the invalid-link screen for an unknown token, with a 404', async () => {
-    const page = await browser.newPage();
+    // A Spanish-speaking visitor: with no funnel behind the link, the browser's language applies.
+    const page = await browser.newPage({ locale: 'es-ES' });
     const response = await page.goto(`${server.url}/demo/unknown-token-that-does-not-exist`);
     expect(response?.status()).toBe(404);
     expect(await page.locator('h1').textContent()).toBe(

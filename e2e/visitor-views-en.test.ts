@@ -15,8 +15,9 @@ import { launchChromium } from './chromium';
  * Which language a view is in: `<html lang>` and the texts come from the page configuration's
  * `language` (spec §2.2, "default es"). Only a resolved funnel carries one. Whenever the server
  * resolves no funnel (no token in the address, an unknown token, an account that cannot show pages),
- * the answer has no data and the view is in the default language, Spanish, whatever the account's
- * funnels are written in. The tests below say so where it applies, instead of pretending English.
+ * the view speaks the visitor's language, from the browser's Accept-Language (es when it names none
+ * Embudo speaks), whatever the account's funnels are written in. The browsers here speak English
+ * unless a test gives another locale.
  */
 
 /** A custom domain of the English account, and a reserved test domain it also connected (RFC 2606). */
@@ -43,7 +44,10 @@ const EN = {
   privacy: 'Privacy policy',
 } as const;
 
-/** The Spanish (default) texts, for the views no English configuration can reach. */
+/**
+ * The Spanish texts: what a visitor whose browser asks for Spanish, or for a language Embudo does not
+ * speak, sees where no funnel's language applies.
+ */
 const ES = {
   notFoundTitle: '¡Página no encontrada! 404',
   notFoundDescription: 'La página que buscas no está disponible.',
@@ -273,16 +277,19 @@ describe('visitor views in English in Chromium (spec §2.2)', () => {
     else foreign.push(url);
   }
 
-  /** A fresh browser context (its own per-tab storage) and tab; every request it makes is recorded. */
-  async function newTab(): Promise<Page> {
-    const context = await browser.newContext();
+  /**
+   * A fresh browser context (its own per-tab storage) and tab, whose browser speaks `locale` (English,
+   * the audience of these funnels, unless a test says); every request it makes is recorded.
+   */
+  async function newTab(locale = 'en-US'): Promise<Page> {
+    const context = await browser.newContext({ locale });
     contexts.push(context);
     context.on('request', record);
     return context.newPage();
   }
 
-  async function open(url: string): Promise<{ page: Page; status: number | undefined }> {
-    const page = await newTab();
+  async function open(url: string, locale?: string): Promise<{ page: Page; status: number | undefined }> {
+    const page = await newTab(locale);
     const response = await page.goto(url);
     return { page, status: response?.status() };
   }
@@ -500,24 +507,33 @@ describe('visitor views in English in Chromium (spec §2.2)', () => {
     await expectNotFound(page, EN);
   });
 
-  it('speaks the default language, Spanish, on a restricted domain when no funnel is resolved', async () => {
-    // No token, so no funnel and no configured language: the default es of spec §2.2 applies.
-    for (const url of [`${server.url}/`, `${originOf('localhost')}/`, `${originOf(RESERVED_HOST)}/`]) {
-      const { page, status } = await open(url);
-      expect(status, url).toBe(404);
-      expect(await lang(page), url).toBe('es');
-      await expectNotFound(page, ES);
-    }
-  });
+  it.each([
+    ['en-US', 'en', EN],
+    ['es-MX', 'es', ES],
+    ['fr-FR', 'es', ES],
+  ] as const)(
+    "speaks the browser's language (%s → %s) on a restricted domain when no funnel is resolved",
+    async (locale, language, texts) => {
+      // No token, so no funnel and no configured language: the visitor's Accept-Language decides,
+      // es when it names no language Embudo speaks.
+      for (const url of [`${server.url}/`, `${originOf('localhost')}/`, `${originOf(RESERVED_HOST)}/`]) {
+        const { page, status } = await open(url, locale);
+        expect(status, url).toBe(404);
+        expect(await lang(page), url).toBe(language);
+        await expectNotFound(page, texts);
+        await hydrated(page);
+        await expectNotFound(page, texts);
+      }
+    },
+  );
 
   // §2.2 step 4 ------------------------------------------------------------------------------------
 
   // A load error in English cannot be reached. The browser never loads the configuration itself
   // (see step 1), so there is no client-side request to fail; the load errors that exist are the
   // account's (INACTIVE_SUBSCRIPTION, CANT_GET_USER, spec §4.1), whose answer carries no page data and
-  // so no language: the not-found view is in the default Spanish even though every funnel of the
-  // account is English.
-  it("shows the not-found view, in the default Spanish, when an English owner's subscription lapses", async () => {
+  // so no funnel language: the not-found view is in the visitor's own language (English here).
+  it("shows the not-found view, in the visitor's language, when an English owner's subscription lapses", async () => {
     const before = await open(leads.inactive.url);
     expect(before.status).toBe(200);
     expect(await lang(before.page)).toBe('en');
@@ -526,11 +542,14 @@ describe('visitor views in English in Chromium (spec §2.2)', () => {
     try {
       const { page, status } = await open(leads.inactive.url);
       expect(status).toBe(404);
-      expect(await lang(page)).toBe('es');
-      expect(await page.title()).toBe(ES.notFoundTitle);
-      await expectNotFound(page, ES);
+      expect(await lang(page)).toBe('en');
+      expect(await page.title()).toBe(EN.notFoundTitle);
+      await expectNotFound(page, EN);
       await hydrated(page);
-      await expectNotFound(page, ES);
+      await expectNotFound(page, EN);
+      const spanish = await open(leads.inactive.url, 'es-ES');
+      expect(await lang(spanish.page)).toBe('es');
+      await expectNotFound(spanish.page, ES);
     } finally {
       await server.services.accounts.setSubscription(inactiveAccountId, 'active');
     }
@@ -582,30 +601,36 @@ describe('visitor views in English in Chromium (spec §2.2)', () => {
 
   // §2.2 step 6 ------------------------------------------------------------------------------------
 
-  // DONT_EXIST_TOKEN_OR_URL cannot be shown in English: the server answers an unknown token (or an
-  // unknown slug or host, an expired preview, a funnel without pages) with no page data, so no
-  // configured language, even on an address that names an English account: its custom domain or its
-  // slug. Spec §2.5 gives the invalid-link screen's default language, es; that is what a visitor sees.
-  it('shows the invalid-link view in the default Spanish for an unknown token on the English owner’s addresses', async () => {
-    const token = 'no-such-lead-token';
-    for (const url of [`${originOf(CUSTOM_HOST)}/${token}`, `${server.url}/english-owner/${token}`]) {
-      const { page, status } = await open(url);
-      expect(status, url).toBe(404);
-      expect(await lang(page), url).toBe('es');
-      expect(await text(page, 'main.not-found h1'), url).toBe(ES.invalidLinkTitle(token));
-      expect(await text(page, 'main.not-found p'), url).toBe(ES.invalidLinkDescription);
-    }
-  });
+  // The server answers an unknown token (or an unknown slug or host, an expired preview, a funnel
+  // without pages) with no page data, so no funnel language, even on an address that names an English
+  // account: its custom domain or its slug. The invalid-link view speaks the visitor's language.
+  it.each([
+    ['en-US', 'en', EN],
+    ['es-ES', 'es', ES],
+  ] as const)(
+    "shows the invalid-link view in the browser's language (%s → %s) for an unknown token on the English owner’s addresses",
+    async (locale, language, texts) => {
+      const token = 'no-such-lead-token';
+      for (const url of [`${originOf(CUSTOM_HOST)}/${token}`, `${server.url}/english-owner/${token}`]) {
+        const { page, status } = await open(url, locale);
+        expect(status, url).toBe(404);
+        expect(await lang(page), url).toBe(language);
+        expect(await text(page, 'main.not-found h1'), url).toBe(texts.invalidLinkTitle(token));
+        expect(await text(page, 'main.not-found p'), url).toBe(texts.invalidLinkDescription);
+      }
+    },
+  );
 
-  it('shows the English invalid-link view when the English WhatsApp landing is switched off', async () => {
-    const { page, status } = await open(leads.chatOff.url);
+  it('shows the English not-found view, not "it looks fake", when the English WhatsApp landing is switched off', async () => {
+    // A Spanish browser: the funnel's language, English, still applies.
+    const { page, status } = await open(leads.chatOff.url, 'es-ES');
     expect(status).toBe(404);
     expect(await lang(page)).toBe('en');
-    expect(await text(page, 'main.not-found h1')).toBe(EN.invalidLinkTitle('Fiona'));
-    expect(await text(page, 'main.not-found p')).toBe(EN.invalidLinkDescription);
-    expect(await page.locator('.headline').count()).toBe(0);
+    expect(await page.title()).toBe(EN.notFoundTitle);
+    await expectNotFound(page, EN);
     await hydrated(page);
-    expect(await text(page, 'main.not-found h1')).toBe(EN.invalidLinkTitle('Fiona'));
+    await expectNotFound(page, EN);
+    expect(await page.locator('#root').innerText()).not.toContain('looks fake');
     // Not asserted: with open=wpp the browser still goes to the chat, since spec §2.2 puts the chat
     // redirect (step 1 and the closing paragraph) before the isLpiOn check of step 6.
   });
@@ -658,20 +683,23 @@ describe('visitor views in English in Chromium (spec §2.2)', () => {
 
   // §2.2 step 8 ------------------------------------------------------------------------------------
 
-  // "Otherwise" cannot be reached in English either: the server answers PAGE_FOUNDED with page data, or
-  // one of the messages above with none. What falls through is an address with nothing to resolve,
-  // such as the root of a custom domain, shown in the default Spanish.
+  // "Otherwise": the server answers PAGE_FOUNDED with page data, or one of the messages above with
+  // none. What falls through is an address with nothing to resolve, such as the root of a custom
+  // domain, shown in the visitor's language.
   it.each([
     ['the root of the custom domain', () => `${originOf(CUSTOM_HOST)}/`],
     ["the English owner's slug without a token", () => `${server.url}/english-owner`],
-  ])('shows the default not-found view for anything else: %s', async (_case, url) => {
+  ])("shows the not-found view in the visitor's language for anything else: %s", async (_case, url) => {
     const { page, status } = await open(url());
     expect(status).toBe(404);
-    expect(await lang(page)).toBe('es');
-    expect(await page.title()).toBe(ES.notFoundTitle);
-    await expectNotFound(page, ES);
+    expect(await lang(page)).toBe('en');
+    expect(await page.title()).toBe(EN.notFoundTitle);
+    await expectNotFound(page, EN);
     await hydrated(page);
-    await expectNotFound(page, ES);
+    await expectNotFound(page, EN);
+    const portuguese = await open(url(), 'pt-BR');
+    expect(await lang(portuguese.page)).toBe('pt');
+    expect(await portuguese.page.title()).toBe('Página não encontrada! 404');
   });
 
   it('asked no host but the test server for anything during these tests', () => {

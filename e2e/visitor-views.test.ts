@@ -22,8 +22,9 @@ describe('visitor views in Chromium', () => {
     await server.close();
   });
 
-  async function open(url: string): Promise<{ page: Page; status: number | undefined }> {
-    const page = await browser.newPage();
+  /** A visitor whose browser speaks `locale` (Spanish, as the demo's audience, unless a test says). */
+  async function open(url: string, locale = 'es-ES'): Promise<{ page: Page; status: number | undefined }> {
+    const page = await browser.newPage({ locale });
     page.on('request', (request) => {
       if (!request.url().startsWith(server.url)) foreign.push(request.url());
     });
@@ -37,6 +38,12 @@ describe('visitor views in Chromium', () => {
       headers: { authorization: `Bearer ${demo.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
+
+  /** Whether React has taken over the server's HTML. */
+  const hydrated = (page: Page) => () =>
+    page.evaluate(() =>
+      Object.keys(document.getElementById('root') ?? {}).some((k) => k.startsWith('__reactContainer')),
+    );
 
   const vsl = () => demo.funnels[0] ?? expect.unreachable('the demo has a VSL funnel');
   const lpi = () => demo.funnels[1] ?? expect.unreachable('the demo has a WhatsApp funnel');
@@ -55,9 +62,24 @@ describe('visitor views in Chromium', () => {
       expect(await page.locator('.legal-page section h2').count()).toBe(sections);
       expect(await page.locator('.legal-page').textContent()).toContain('127.0.0.1');
       expect(await page.locator('.legal-page').textContent()).toContain(date);
+      // The demo account's own contact address, never an empty one ("escribe a .").
+      await expect.poll(hydrated(page)).toBe(true);
+      const text = (await page.locator('.legal-page').textContent()) ?? '';
+      expect(text).toContain('escribe a hola@demo.example.com.');
+      expect(text).not.toMatch(/(escrib\w* a)\s*[.,;]/);
       await page.close();
     },
   );
+
+  it('names who to write to on a legal page when no contact address applies, never an empty one', async () => {
+    // An unknown link: no account's address, and this server sets no LEGAL_CONTACT_EMAIL.
+    const { page } = await open(`${server.url}/demo/nobody-has-this-token-at-all?page=privacy`);
+    await expect.poll(hydrated(page)).toBe(true);
+    const text = (await page.locator('.legal-page').textContent()) ?? '';
+    expect(text).toContain('escribe a quien te envió este enlace.');
+    expect(text).not.toMatch(/(escrib\w* a)\s*[.,;]/);
+    await page.close();
+  });
 
   it('links the legal pages from the footer, opening in a new tab', async () => {
     const { page } = await open(lead(vsl()).url);
@@ -71,13 +93,30 @@ describe('visitor views in Chromium', () => {
     await page.close();
   });
 
-  it('shows the default not-found view on a base domain without a slug, in Spanish by default', async () => {
-    const { page, status } = await open(`${server.url}/`);
-    expect(status).toBe(404);
-    expect(await page.locator('h1').textContent()).toBe('¡Página no encontrada! 404');
-    expect(await page.getAttribute('html', 'lang')).toBe('es');
-    await page.close();
-  });
+  it.each([
+    ['es-ES', 'es', '¡Página no encontrada! 404', 'La página que buscas no está disponible.'],
+    ['pt-BR', 'pt', 'Página não encontrada! 404', 'A página que você está procurando não está disponível.'],
+    ['en-US', 'en', 'Page not found! 404', 'The page you are looking for is not available.'],
+    // A language the product does not speak: the default, Spanish.
+    ['de-DE', 'es', '¡Página no encontrada! 404', 'La página que buscas no está disponible.'],
+  ] as const)(
+    "shows the not-found view of an address with no account behind it in the browser's language (%s → %s)",
+    async (locale, language, title, description) => {
+      for (const url of [`${server.url}/`, `${server.url}/demo`]) {
+        const { page, status } = await open(url, locale);
+        expect(status, url).toBe(404);
+        expect(await page.getAttribute('html', 'lang'), url).toBe(language);
+        expect(await page.title(), url).toBe(title);
+        expect(await page.locator('h1').textContent(), url).toBe(title);
+        expect(await page.locator('main p').textContent(), url).toBe(description);
+        // Still so once the page has hydrated.
+        await expect.poll(hydrated(page)).toBe(true);
+        expect(await page.locator('h1').textContent(), url).toBe(title);
+        expect(await page.getAttribute('html', 'lang'), url).toBe(language);
+        await page.close();
+      }
+    },
+  );
 
   it('speaks English when the funnel does: lang, title and screens', async () => {
     expect((await owner('PATCH', `/funnels/${vsl().id}`, { language: 'en' })).status).toBe(200);
@@ -168,14 +207,21 @@ describe('visitor views in Chromium', () => {
     }
   });
 
-  it('shows the not-found style view when the WhatsApp landing is switched off', async () => {
+  it('shows the not-found screen, not "it looks fake", when the WhatsApp landing is switched off', async () => {
     const pageId = lpi().pages[0]?.id ?? '';
     await owner('PATCH', `/pages/${pageId}`, { isLpiOn: false });
-    const { page, status } = await open(lead(lpi()).url);
-    expect(status).toBe(404);
-    expect(await page.locator('h1').textContent()).toContain('Hmmmm...');
-    await page.close();
-    await owner('PATCH', `/pages/${pageId}`, { isLpiOn: true });
+    try {
+      // A real lead, in an English browser: the funnel's language (es) applies.
+      const { page, status } = await open(lead(lpi()).url, 'en-US');
+      expect(status).toBe(404);
+      expect(await page.locator('h1').textContent()).toBe('¡Página no encontrada! 404');
+      expect(await page.locator('main p').textContent()).toBe('La página que buscas no está disponible.');
+      expect(await page.locator('#root').innerText()).not.toContain('parece falso');
+      expect(await page.locator('.headline').count()).toBe(0);
+      await page.close();
+    } finally {
+      await owner('PATCH', `/pages/${pageId}`, { isLpiOn: true });
+    }
   });
 
   it('shows the landing variant with its chat disclaimers', async () => {

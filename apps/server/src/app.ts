@@ -13,11 +13,13 @@ import {
 import type { Config } from './config';
 import type { DatabaseHandle } from './db';
 import { answerClientError, installErrorHandling, routeNotFound } from './http/errors';
+import { rejectOddHost } from './http/host-header';
 import { rejectUnstorableInput } from './http/input-guard';
 import { REDACTED_PATHS, redactUrl } from './http/redact';
 import { accountRoutes } from './modules/accounts/account.routes';
-import { ownerAuthHook } from './modules/auth/owner-auth';
+import { ownerAuthHook, ownerRateLimit } from './modules/auth/owner-auth';
 import { domainRoutes, tlsAskRoute } from './modules/domains/domain.routes';
+import { faviconRoutes } from './modules/favicon/favicon.routes';
 import { funnelRoutes } from './modules/funnels/funnel.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { leadRoutes } from './modules/leads/lead.routes';
@@ -32,7 +34,7 @@ import { fomoRoutes } from './modules/fomo/fomo.routes';
 import { geoRoutes } from './modules/geo/geo.routes';
 import { pixelRoutes } from './modules/pixel/pixel.routes';
 import { trackingRoutes } from './modules/tracking/tracking.routes';
-import { registerRateLimit } from './http/rate-limit';
+import { registerRateLimit, visitorRateLimit } from './http/rate-limit';
 import { limitBodyTime } from './http/body-timeout';
 import { createServices, type Services } from './services';
 
@@ -80,6 +82,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   server.setValidatorCompiler(validatorCompiler);
   server.setSerializerCompiler(serializerCompiler);
   installErrorHandling(server);
+  server.addHook('onRequest', rejectOddHost);
   server.addHook('preValidation', rejectUnstorableInput);
   limitBodyTime(server, config.requestTimeoutMs);
 
@@ -94,7 +97,22 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     },
     transform: jsonSchemaTransform,
   });
-  await server.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await server.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    // The UI's own policy (its scripts by hash), framed by no site, and no insecure-request upgrade:
+    // the docs must also open on a plain-http development server.
+    staticCSP: true,
+    transformStaticCSP: (header) =>
+      header
+        .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
+        .replace(/\s*upgrade-insecure-requests;?/, ''),
+    uiHooks: {
+      onRequest: (_req, reply, done) => {
+        reply.header('x-frame-options', 'DENY').header('x-content-type-options', 'nosniff');
+        done();
+      },
+    },
+  });
 
   await server.register(flagRoutes);
   await server.register(fastifyStatic, {
@@ -104,12 +122,15 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     maxAge: '1h',
   });
 
+  // Before the visitor scope: not counted against its rate limit, and never the visitor page's 404.
+  await server.register(faviconRoutes, { file: `${ASSETS_DIR}/favicon.ico` });
   await server.register(healthRoutes, { prefix: '/api', db: database.db, dialect: database.dialect });
   await server.register(tlsAskRoute, { prefix: '/api', domains: services.domains });
   await server.register(
     async (owner) => {
       owner.decorateRequest('owner', null);
       owner.addHook('onRequest', ownerAuthHook(services.accounts));
+      await registerRateLimit(owner, config, ownerRateLimit(config.ownerLimits.requestsPerMinute));
       owner.addHook('onRoute', (route) => {
         // Owner routes take no query parameters unless they say so: an unknown one is a 400.
         route.schema = { querystring: NoQuery, ...route.schema, security: [{ apiKey: [] }] };
@@ -124,7 +145,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     { prefix: '/api/owner' },
   );
   await server.register(async (visitor) => {
-    await registerRateLimit(visitor, config);
+    await registerRateLimit(visitor, config, visitorRateLimit(config));
     await visitor.register(siteApiRoutes, { site: services.site });
     await visitor.register(trackingRoutes, { tracking: services.tracking, noop: config.benchNoopEndpoint });
     await visitor.register(conversionRoutes, { conversions: services.conversions });
@@ -139,6 +160,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
       baseDomains: config.baseDomains,
       assets: loadWebAssets(),
       cspMode: config.cspMode,
+      providerEmail: config.legalContactEmail ?? null,
     });
   });
   // Every acknowledged event is committed before the database closes.
@@ -156,6 +178,8 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     decorateReply: false,
     immutable: true,
     maxAge: '365d',
+    // The build's own files (.vite/manifest.json) are the server's business, not the public's.
+    allowedPath: (pathName) => !pathName.split('/').some((segment) => segment.startsWith('.')),
   });
   return { server, services };
 }

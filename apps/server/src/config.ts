@@ -1,8 +1,24 @@
 import { existsSync } from 'node:fs';
-import { DEV_BASE_DOMAINS } from '@embudo/contracts';
+import { DEV_BASE_DOMAINS, OWNER_LIMIT_DEFAULTS, RICH_TEXT_MAX } from '@embudo/contracts';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** A whole number from `min` to `max`, `fallback` when unset. */
+const count = (min: number, max: number, fallback: number) =>
+  z.coerce
+    .number({ message: `a whole number from ${min} to ${max}` })
+    .int({ message: `a whole number from ${min} to ${max}` })
+    .min(min, { message: `a whole number from ${min} to ${max}` })
+    .max(max, { message: `a whole number from ${min} to ${max}` })
+    .default(fallback);
+
+/**
+ * What page resolution keeps in memory (parsed funnels and pages, accounts), in estimated bytes: a
+ * quarter of the 128 MB old space `npm start` gives the heap, where the rest of the server lives in
+ * about 30 MB.
+ */
+export const DEFAULT_CONTENT_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
  * Every setting, read from the environment once at start-up. A bad value stops the server with a
@@ -70,6 +86,20 @@ const EnvSchema = z.object({
   GEO_DATABASE: z.enum(['city', 'off'], { message: 'city or off' }).default('city'),
   CSP_MODE: z.enum(['enforce', 'report-only'], { message: 'enforce or report-only' }).default('enforce'),
   BENCH_NOOP_ENDPOINT: z.enum(['on', 'off'], { message: 'on or off' }).default('off'),
+  MAX_FUNNELS_PER_ACCOUNT: count(1, 1_000_000, OWNER_LIMIT_DEFAULTS.funnelsPerAccount),
+  MAX_PAGES_PER_FUNNEL: count(1, 10_000, OWNER_LIMIT_DEFAULTS.pagesPerFunnel),
+  MAX_RICH_TEXT_CHARS: count(1, RICH_TEXT_MAX, OWNER_LIMIT_DEFAULTS.richTextChars),
+  MAX_FUNNEL_CONTENT_CHARS: count(1, 100_000_000, OWNER_LIMIT_DEFAULTS.funnelContentChars),
+  OWNER_RATE_LIMIT_PER_MINUTE: count(0, 1_000_000, OWNER_LIMIT_DEFAULTS.requestsPerMinute),
+  CONTENT_CACHE_BYTES: count(0, 4 * 1024 ** 3, DEFAULT_CONTENT_CACHE_BYTES),
+  LEGAL_CONTACT_EMAIL: z
+    .string()
+    .trim()
+    .default('')
+    .refine(
+      (v) => v === '' || z.email().max(254).safeParse(v).success,
+      'an e-mail address such as privacy@example.com',
+    ),
 });
 
 export interface Config {
@@ -104,6 +134,26 @@ export interface Config {
   cspMode: 'enforce' | 'report-only';
   /** `npm run bench`'s baseline: a tracking-shaped endpoint that stores nothing (off unless asked). */
   benchNoopEndpoint: boolean;
+  /**
+   * The provider's contact address, named by visitor pages' legal texts; an account's own contact
+   * address overrides it. Null when unset: the texts then point to whoever sent the link.
+   */
+  legalContactEmail: string | null;
+  /** What one account may store and ask of the owner API (see OWNER_LIMIT_DEFAULTS). */
+  ownerLimits: OwnerLimits;
+  /** The byte budget of page resolution's caches (an estimate of what they hold); 0 keeps nothing. */
+  contentCacheBytes: number;
+}
+
+export interface OwnerLimits {
+  funnelsPerAccount: number;
+  pagesPerFunnel: number;
+  /** Characters of one rich-text field, once sanitised. */
+  richTextChars: number;
+  /** Characters of text (rich text, links, video fields) of all of a funnel's pages together. */
+  funnelContentChars: number;
+  /** Owner API requests per API key per minute, counted in each process; 0 turns the limit off. */
+  requestsPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -151,5 +201,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     geoDatabase: e.GEO_DATABASE,
     cspMode: e.CSP_MODE,
     benchNoopEndpoint: e.BENCH_NOOP_ENDPOINT === 'on',
+    legalContactEmail: e.LEGAL_CONTACT_EMAIL === '' ? null : e.LEGAL_CONTACT_EMAIL,
+    ownerLimits: {
+      funnelsPerAccount: e.MAX_FUNNELS_PER_ACCOUNT,
+      pagesPerFunnel: e.MAX_PAGES_PER_FUNNEL,
+      richTextChars: e.MAX_RICH_TEXT_CHARS,
+      funnelContentChars: e.MAX_FUNNEL_CONTENT_CHARS,
+      requestsPerMinute: e.OWNER_RATE_LIMIT_PER_MINUTE,
+    },
+    contentCacheBytes: e.CONTENT_CACHE_BYTES,
   };
 }

@@ -76,6 +76,15 @@ describe('npm start (the real process)', () => {
     expect((await fetch(`${base}/api/health`)).status).toBe(200);
   });
 
+  it("warns that no provider contact address is set, and the demo's legal pages name the demo's own", async () => {
+    expect(server.stderr()).toContain('Warning: LEGAL_CONTACT_EMAIL is not set');
+    const token = /\/demo\/([A-Za-z0-9_-]{32})(?=\s)/.exec(server.stderr())?.[1] ?? '';
+    const html = await (await fetch(`${base}/demo/${token}?page=privacy`)).text();
+    expect(html).toContain('<title>Política de privacidad</title>');
+    expect(html).toContain('escribe a hola@demo.example.com.');
+    expect(html).not.toMatch(/escrib\w* a\s*[.,;<]/);
+  });
+
   it('writes JSON logs with no lead token or API key in them', async () => {
     const token = /\/demo\/([A-Za-z0-9_-]{32})(?=\s)/.exec(server.stderr())?.[1] ?? '';
     const apiKey = /API key: (emb_[A-Za-z0-9_-]+)/.exec(server.stderr())?.[1] ?? '';
@@ -141,6 +150,35 @@ describe('npm start', () => {
     expect(manifest.scripts.start).toBe(
       `npm run build && node ${SERVER_NODE_FLAGS.join(' ')} apps/server/dist/main.mjs`,
     );
+  });
+});
+
+describe('LEGAL_CONTACT_EMAIL', () => {
+  it('names the provider on legal pages no account address applies to, without the start-up warning', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'embudo-main-'));
+    const port = 40_000 + Math.floor(Math.random() * 1000);
+    const run = startServer(await bundle, {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${join(dir, 'e.db')}`,
+      SEED_DEMO: 'never',
+      LEGAL_CONTACT_EMAIL: 'privacidad@operador.example.com',
+    });
+    try {
+      await waitFor(() => run.stderr().includes('Embudo is serving on'), 'the server to start');
+      expect(run.stderr()).not.toContain('LEGAL_CONTACT_EMAIL');
+      // A legal page of a link that names no account: the operator's address, in every place.
+      const html = await (
+        await fetch(`http://127.0.0.1:${port}/nobody/no-such-token?page=terms`, {
+          headers: { 'accept-language': 'es' },
+        })
+      ).text();
+      expect(html).toContain('<title>Términos y condiciones</title>');
+      expect(html.match(/escribe a privacidad@operador\.example\.com\./g)?.length).toBe(2);
+    } finally {
+      run.child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

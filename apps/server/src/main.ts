@@ -61,6 +61,12 @@ async function main(): Promise<void> {
     '',
     `Embudo is serving on ${config.publicUrl} (database: ${database.label})`,
     `  API docs: ${config.publicUrl}/api/docs`,
+    ...(config.legalContactEmail
+      ? []
+      : [
+          '  Warning: LEGAL_CONTACT_EMAIL is not set. Legal pages of accounts without their own contact',
+          '  address tell visitors to write to whoever sent them the link. Set it to your address.',
+        ]),
     ...(demo
       ? formatDemoLinks(demo)
       : accounts.length > 0

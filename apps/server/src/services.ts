@@ -1,7 +1,7 @@
-import { UNKNOWN } from '@embudo/contracts';
+import { OWNER_LIMIT_DEFAULTS, UNKNOWN } from '@embudo/contracts';
 import type { DatabaseHandle } from './db';
 import { createGeoService, type GeoLogger } from './modules/geo/geo.service';
-import type { Config } from './config';
+import { DEFAULT_CONTENT_CACHE_BYTES, type Config } from './config';
 import { createAccountRepo } from './modules/accounts/account.repo';
 import { createAccountService } from './modules/accounts/account.service';
 import { createDomainRepo } from './modules/domains/domain.repo';
@@ -28,7 +28,8 @@ import { createLeadContext } from './modules/tracking/lead-context';
 import { createTrackingRepo } from './modules/tracking/tracking.repo';
 import { createTrackingService } from './modules/tracking/tracking.service';
 
-export type ServicesConfig = Pick<Config, 'publicUrl' | 'baseDomains'> & Partial<Pick<Config, 'geoDatabase'>>;
+export type ServicesConfig = Pick<Config, 'publicUrl' | 'baseDomains'> &
+  Partial<Pick<Config, 'geoDatabase' | 'legalContactEmail' | 'ownerLimits' | 'contentCacheBytes'>>;
 
 /** Links as visitors and owners get them. */
 export function linksFor(publicUrl: string) {
@@ -47,7 +48,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     accounts: createAccountRepo(db),
     domains: createDomainRepo(db),
     funnels: createFunnelRepo(db),
-    pages: createPageRepo(db),
+    pages: createPageRepo(db, database.dialect),
     leads: createLeadRepo(db),
     leadPages: createLeadPageRepo(db),
     previews: createPreviewRepo(db),
@@ -56,9 +57,16 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     conversions: createConversionRepo(db),
     pixels: createPixelRepo(db, database.dialect),
   };
+  const limits = config.ownerLimits ?? OWNER_LIMIT_DEFAULTS;
   const accounts = createAccountService({ accounts: repos.accounts });
-  const funnels = createFunnelService({ funnels: repos.funnels });
-  const pages = createPageService({ pages: repos.pages, funnels });
+  const funnels = createFunnelService({ funnels: repos.funnels, limits });
+  const pages = createPageService({
+    pages: repos.pages,
+    funnels,
+    limits,
+    isServedHost: async (host) =>
+      config.baseDomains.includes(host) || (await repos.domains.findByHost(host)) !== undefined,
+  });
   const leads = createLeadService({ leads: repos.leads, pages: repos.pages, funnels, links });
   const domains = createDomainService({ domains: repos.domains, baseDomains: config.baseDomains });
   const previews = createPreviewService({
@@ -68,7 +76,13 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     secret,
     previewUrl: links.previewUrl,
   });
-  const site = createSiteService({ ...repos, secret, baseDomains: config.baseDomains });
+  const site = createSiteService({
+    ...repos,
+    secret,
+    baseDomains: config.baseDomains,
+    providerEmail: config.legalContactEmail ?? null,
+    cacheBytes: config.contentCacheBytes ?? DEFAULT_CONTENT_CACHE_BYTES,
+  });
   const writer = createEventWriter(database);
   const leadContext = createLeadContext(repos);
   const tracking = createTrackingService({ writer, leads: leadContext, tracking: repos.tracking });
@@ -88,7 +102,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     locate,
   });
   const fomo = createFomoService({ funnels: repos.funnels, conversions: repos.conversions });
-  const pixel = createPixelService({ pixels: repos.pixels, funnels: repos.funnels });
+  const pixel = createPixelService({ pixels: repos.pixels, funnels: repos.funnels, leads: leadContext });
   return {
     secret,
     links,

@@ -4,7 +4,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 
 /**
- * The XSS corpora of ../shared/xss (see its README), for the sanitiser's tests and the end-to-end tier:
+ * The XSS corpora in ./xss-corpora (see its README for sources and licences), for the sanitiser's
+ * tests and the end-to-end tier:
  * payloads only, never DOMPurify's `expected` strings (they assume DOMPurify's own configuration).
  */
 
@@ -20,7 +21,9 @@ export interface Corpora {
 }
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-export const XSS_DIR = path.resolve(REPO_ROOT, '../shared/xss');
+export const XSS_DIR = fileURLToPath(new URL('./xss-corpora/', import.meta.url));
+/** The corpora's folder as the repository names it, for test titles. */
+export const XSS_DIR_IN_REPO = path.relative(REPO_ROOT, XSS_DIR);
 
 const hasOwn = (record: object, key: string): boolean => Object.prototype.hasOwnProperty.call(record, key);
 
@@ -101,7 +104,7 @@ function loadH5scItems(): Payload[] {
 export async function loadCorpora(): Promise<Corpora | Error> {
   if (!existsSync(XSS_DIR) || !statSync(XSS_DIR).isDirectory()) {
     return new Error(
-      `XSS corpus folder not found at ${XSS_DIR} (expected ../shared/xss relative to the repo root ${REPO_ROOT})`,
+      `XSS corpus folder not found at ${XSS_DIR} (it ships with the repository: is the checkout complete?)`,
     );
   }
   try {

@@ -3,6 +3,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { readPageState } from './app/page-state';
 import { Root } from './app/Root';
 import { lazyParts, loadPartsFor } from './app/lazy-parts';
+import { resolveLanguage } from './i18n/languages';
 
 /** Hydrates the server-rendered page with the data the server inlined (DESIGN §3). */
 const root = document.getElementById('root');
@@ -14,7 +15,14 @@ if (root && state && context) {
   void loadPartsFor(context, state.site).then(() => {
     hydrateRoot(
       root,
-      <Root parts={lazyParts} context={context} initial={state.site} catalogs={state.catalogs ?? {}} />,
+      <Root
+        parts={lazyParts}
+        context={context}
+        initial={state.site}
+        catalogs={state.catalogs ?? {}}
+        visitorLanguage={resolveLanguage(state.visitorLanguage)}
+        providerEmail={state.providerEmail ?? null}
+      />,
     );
   });
 }

@@ -34,3 +34,19 @@ export const DEFAULT_FAKE_USER_RANGE: readonly [number, number] = [20, 100];
 /** Visitor pages speak Spanish unless the funnel says otherwise (spec §1). */
 export const DEFAULT_LANGUAGE = 'es';
 export const LANGUAGES = ['es', 'pt', 'en'] as const;
+
+/**
+ * What one account may store and ask, unless the operator set other limits (README, Configuration:
+ * MAX_FUNNELS_PER_ACCOUNT, MAX_PAGES_PER_FUNNEL, MAX_RICH_TEXT_CHARS, MAX_FUNNEL_CONTENT_CHARS,
+ * OWNER_RATE_LIMIT_PER_MINUTE). A save beyond one is refused, with a message naming the limit.
+ */
+export const OWNER_LIMIT_DEFAULTS = {
+  funnelsPerAccount: 100,
+  pagesPerFunnel: 60,
+  /** Characters of one rich-text field, once sanitised. */
+  richTextChars: 20_000,
+  /** Characters of text (rich text, links, video fields) of all of a funnel's pages together. */
+  funnelContentChars: 500_000,
+  /** Owner API requests per API key per minute. */
+  requestsPerMinute: 600,
+} as const;

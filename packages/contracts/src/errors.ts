@@ -18,6 +18,7 @@ export const ErrorCode = {
   requestTimeout: 'REQUEST_TIMEOUT',
   malformedRequest: 'MALFORMED_REQUEST',
   unauthorized: 'UNAUTHORIZED',
+  forbidden: 'FORBIDDEN',
   notFound: 'NOT_FOUND',
   conflict: 'CONFLICT',
   rateLimited: 'RATE_LIMITED',

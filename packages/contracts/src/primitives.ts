@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OWNER_LIMIT_DEFAULTS } from './constants';
 
 export const Id = z.uuid();
 export const IdParams = z.strictObject({ id: Id });
@@ -17,9 +18,22 @@ export const Color = z
 /** Short single-line text an owner types (names, labels). */
 export const Name = z.string().trim().min(1).max(120);
 
+/**
+ * The longest rich text any server accepts; each server's own limit (MAX_RICH_TEXT_CHARS, 20,000
+ * characters by default) is at most this, and is checked on the sanitised text.
+ */
+export const RICH_TEXT_MAX = 100_000;
+
 /** HTML an owner writes; sanitised on save with the policy of spec §5. */
-export const RICH_TEXT_MAX = 20_000;
-export const RichText = z.string().max(RICH_TEXT_MAX);
+export const RichText = z
+  .string()
+  .max(RICH_TEXT_MAX)
+  .describe(
+    `HTML, sanitised when saved. At most MAX_RICH_TEXT_CHARS characters once sanitised ` +
+      `(${OWNER_LIMIT_DEFAULTS.richTextChars} unless the operator set another limit), and all of a ` +
+      `funnel's pages together hold at most MAX_FUNNEL_CONTENT_CHARS characters of text ` +
+      `(${OWNER_LIMIT_DEFAULTS.funnelContentChars} unless set otherwise).`,
+  );
 
 /** An absolute http(s) URL (images, video files). */
 export const HttpUrl = z

@@ -12,9 +12,31 @@ export interface VideoSource {
   videoLibrary: string | null;
 }
 
-/** An absolute URL, or null when `text` is empty or not one. */
+/** A DNS name (letters, digits, inner hyphens, dot-separated labels) or an IPv4 or [IPv6] address. */
+const PLAIN_HOST =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const IPV6_HOST = /^\[[0-9a-f:.]+\]$/;
+
+/**
+ * Whether `url` is an ordinary web address: http or https, a real host name or IP address, no
+ * user or password. Node's and browsers' parsers take `;`, `,` and `*` in a host name (an EMBED of
+ * `http://x.test;report-uri/` would write a directive into the page's Content-Security-Policy), so
+ * every URL a player or the policy uses passes here first.
+ */
+export function isPlainWebUrl(url: URL): boolean {
+  return (
+    (url.protocol === 'https:' || url.protocol === 'http:') &&
+    url.username === '' &&
+    url.password === '' &&
+    (PLAIN_HOST.test(url.hostname) || IPV6_HOST.test(url.hostname))
+  );
+}
+
+/** An absolute ordinary web URL (see isPlainWebUrl), or null when `text` is empty or not one. */
 function urlOf(text: string | null): URL | null {
-  return text && URL.canParse(text) ? new URL(text) : null;
+  if (!text || !URL.canParse(text)) return null;
+  const url = new URL(text);
+  return isPlainWebUrl(url) ? url : null;
 }
 
 export const VIMEO_PLAYER_ORIGIN = 'https://player.vimeo.com';
@@ -114,10 +136,9 @@ export function vturbEmbed(
   };
 }
 
-/** The generic embed's URL: `videoUrl`, http or https only; null otherwise. */
+/** The generic embed's URL: `videoUrl`, an ordinary http or https address only; null otherwise. */
 export function embedUrl(videoUrl: string | null): URL | null {
-  const url = urlOf(videoUrl);
-  return url && (url.protocol === 'https:' || url.protocol === 'http:') ? url : null;
+  return urlOf(videoUrl);
 }
 
 /** A self-hosted video's origin when it is on another host; null when it is a path on this server. */

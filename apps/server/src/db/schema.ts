@@ -138,6 +138,10 @@ export interface Database {
     eventId: string;
     accountId: string;
     funnelId: string;
+    /** The lead whose page sent the event (migration 0007); null on rows stored before it. */
+    leadId: string | null;
+    /** The payload's event_name, for the limit of events per lead (migration 0007); null before it. */
+    eventName: string | null;
     payload: string;
     attempts: number;
     nextAttemptAt: number;

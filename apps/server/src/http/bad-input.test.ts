@@ -293,6 +293,16 @@ const DOMAIN_PROBLEMS_BY_ROUTE: Record<string, DomainProblem[]> = {
     ["headlineColor 'red'", { headlineColor: 'red' }, 'body.headlineColor'],
     ['a CSS expression as colour', { topLineColor: 'url(javascript:x)' }, 'body.topLineColor'],
     ['a script videoUrl', { videoUrl: 'javascript:alert(1)' }, 'body.videoUrl'],
+    // Hosts a URL parser takes but that are none: each would rewrite the page's policy (issue 16).
+    ['a videoUrl host with a ;', { videoUrl: 'http://x.test;report-uri/' }, 'body.videoUrl'],
+    ['a videoUrl host with a ,', { videoUrl: 'https://a.test,b.test/v' }, 'body.videoUrl'],
+    ['a videoUrl host of *', { videoUrl: 'http://*/v.mp4' }, 'body.videoUrl'],
+    ['a videoUrl with a user', { videoUrl: 'https://user:pw@cdn.example.net/v.mp4' }, 'body.videoUrl'],
+    [
+      'an embedded video that is a page of this server',
+      { hostingVideo: 'EMBED', videoUrl: `https://${BASE_DOMAIN}/alpha/some-token` },
+      'body.videoUrl',
+    ],
     ['an ftp bgImageUrl', { bgImageUrl: 'ftp://x.example/a.png' }, 'body.bgImageUrl'],
     ['barProgressPercent 101', { barProgressPercent: 101 }, 'body.barProgressPercent'],
   ],
@@ -323,9 +333,9 @@ const DOMAIN_PROBLEMS_BY_ROUTE: Record<string, DomainProblem[]> = {
   ],
   'POST /pages/:id/preview': [['a 4-minute preview', { ttlMinutes: 4 }, 'body.ttlMinutes']],
   'POST /domains': [
+    // A well-formed host of this server is refused as unavailable (409), exactly as another account's:
+    // http/probe-findings.test.ts shows it.
     ["the base domain 'localhost'", { host: 'localhost' }, 'body.host'],
-    ["the base domain '127.0.0.1'", { host: '127.0.0.1' }, '127.0.0.1'],
-    ['the configured base domain', { host: BASE_DOMAIN.toUpperCase() }, BASE_DOMAIN],
     ['a host with a scheme', { host: 'https://shop.example.com' }, 'body.host'],
     ['a host with a port', { host: 'shop.example.com:8080' }, 'body.host'],
   ],

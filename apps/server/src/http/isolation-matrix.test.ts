@@ -285,7 +285,12 @@ const SITE_AIMS = (
   }));
 
 /** A call that takes only a lead token in its body; B's lead token does the same for B's lead. */
-function leadCall(method: Method, path: string, extra: (t: Target) => Record<string, unknown> = () => ({})) {
+function leadCall(
+  method: Method,
+  path: string,
+  extra: (t: Target) => Record<string, unknown> = () => ({}),
+  own: Credential[] = ['otherLead'],
+) {
   return twins(method, path, 'visitor', (full) => ({
     takes: 'a lead token in the body',
     succeeded: envelopeOk,
@@ -294,7 +299,7 @@ function leadCall(method: Method, path: string, extra: (t: Target) => Record<str
       {
         at: 'the body’s token',
         opens: 'ownLead',
-        own: ['otherLead'],
+        own,
         request: (_w, t, secret) => ({ method, path: full, body: { ...extra(t), ...tokenField(secret) } }),
       },
     ],
@@ -441,8 +446,10 @@ const ROUTES: RouteCase[] = [
 
   // Progress and conversions (spec §7 Video viewed, Offer button event, Prelaunch conversion, Lead IP).
   ...leadCall('PUT', '/funnel/site/complete'),
-  ...leadCall('POST', '/funnel/track/event/offert'),
-  ...leadCall('POST', '/lead/internal/conversion/prelaunch'),
+  // Taken only where the lead's page is an offer, and in a funnel in pre-launch (issue 16, item 7): A's
+  // funnel is both, B's neither, so B's own lead is refused there too.
+  ...leadCall('POST', '/funnel/track/event/offert', undefined, []),
+  ...leadCall('POST', '/lead/internal/conversion/prelaunch', undefined, []),
   ...twins('POST', '/funnel/lead/ip', 'visitor', (path) => ({
     takes: 'a lead token in the body',
     succeeded: (answer) => field(answer, 'success') === true,
@@ -498,19 +505,19 @@ const ROUTES: RouteCase[] = [
       },
     ],
   })),
-  ...twins('POST', '/funnel/track/pixel', 'public', (path) => ({
+  ...twins('POST', '/funnel/track/pixel', 'visitor', (path) => ({
     takes:
-      'nothing: the funnel’s id (spec §7 Pixel); the body’s optional token is not read. Anyone with the ' +
-      'id a page shows can queue an event for the funnel’s pixel, as the browser does',
-    succeeded: always,
-    writesAnyway: ['pixelOutbox'],
+      'a lead token in the body, of the funnel the body names (spec §7 Pixel; issue 16, item 2): B’s lead ' +
+      'token with A’s funnel is an unknown token',
+    succeeded: (answer) => field(answer, 'success') === true,
+    writes: true,
     aims: [
       {
-        at: 'the body’s token and the Authorization header',
+        at: 'the body’s token, with A’s funnel',
+        opens: 'ownLead',
         request: (w, _t, secret) => ({
           method: 'POST',
           path,
-          ...bearer(secret),
           body: { idFunnel: w.a.funnel, ...tokenField(secret), eventData: { eventName: 'Lead' } },
         }),
       },
@@ -609,6 +616,10 @@ const ROUTES: RouteCase[] = [
   open('GET', '/assets/flags/*', 'nothing: static files', () => ({
     method: 'GET',
     path: '/assets/flags/mx.svg',
+  })),
+  open('GET', '/favicon.ico', 'nothing: the server’s own icon, the same for every account', () => ({
+    method: 'GET',
+    path: '/favicon.ico',
   })),
   open('GET', '/static/*', 'nothing: the visitor app’s bundle', () => ({
     method: 'GET',
@@ -848,12 +859,15 @@ describe.each(TEST_DIALECTS)('isolation matrix on %s', (dialect) => {
     headlines: string[],
     lead: Record<string, unknown>,
     host: string,
+    firstPage: Record<string, unknown> = {},
   ): Promise<Tenant> {
     const { account, apiKey: key } = await server.services.accounts.create({ slug, name: slug, settings });
     const funnelId = (await created(Funnel, key, '/funnels', funnel)).id;
     const pages: string[] = [];
-    for (const headline of headlines)
-      pages.push((await created(Page, key, `/funnels/${funnelId}/pages`, { headline })).id);
+    for (const [index, headline] of headlines.entries()) {
+      const offer = index === 0 ? firstPage : {};
+      pages.push((await created(Page, key, `/funnels/${funnelId}/pages`, { headline, ...offer })).id);
+    }
     const { token: previewToken } = await created(
       PreviewCreated,
       key,
@@ -964,10 +978,13 @@ describe.each(TEST_DIALECTS)('isolation matrix on %s', (dialect) => {
           messages: [{ name: A_FOMO_NAME, location: 'Monterrey', countryCode: 'MX' }],
         },
         pixel: { pixelId: '1234567890', accessToken: A_PIXEL_TOKEN },
+        // Where the pre-launch conversion is taken; and the first page, below, an offer (issue 16, item 7).
+        isPreLaunch: true,
       },
       [1, 2, 3].map((n) => `${A_HEADLINE} ${n}`),
       { name: `Alphalead ${A_SURNAME}`, email: A_EMAIL, phone: A_PHONE },
       A_HOST,
+      { buttonAction: 'OFFERT', buttonUrl: 'https://pay.example.com/alpha' },
     );
     const b = await tenant(
       'bravo',

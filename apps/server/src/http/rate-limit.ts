@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { ErrorCode, type ApiError } from '@embudo/contracts';
 import type { Config } from '../config';
@@ -8,32 +8,55 @@ import type { Config } from '../config';
 /** How long a request waits for Redis before it passes uncounted. */
 const REDIS_WAIT_MS = 1000;
 
+/** One limit: how many requests a minute, counted by what key, and the sentence past it. */
+export interface RateLimitRule {
+  perMinute: number;
+  /** What is counted; the client's address by default. */
+  keyOf?: (request: FastifyRequest) => string;
+  /** `preHandler` counts only requests that got past the scope's own onRequest hooks (its auth). */
+  hook?: 'onRequest' | 'preHandler';
+  refusal: (seconds: number) => string;
+  /** Visitor calls answer in the spec's envelope too. */
+  visitorEnvelope?: boolean;
+}
+
 /**
- * A per-address limit on the public visitor API (DESIGN §2). Counters live in this process, or in
- * Redis when REDIS_URL is set, so that several processes share them. Generous by default: one
- * carrier-grade NAT address can carry many real visitors.
+ * A request limit on a scope (DESIGN §2): per client address on the public visitor API (generous:
+ * one carrier-grade NAT address can carry many real visitors), per API key on the owner API. Counters
+ * live in this process, or in Redis when REDIS_URL is set, so that several processes share them.
  */
 export async function registerRateLimit(
   app: FastifyInstance,
-  config: Pick<Config, 'rateLimitPerMinute' | 'redisUrl'>,
+  config: Pick<Config, 'redisUrl'>,
+  rule: RateLimitRule,
 ): Promise<void> {
-  if (config.rateLimitPerMinute === 0) return;
+  if (rule.perMinute === 0) return;
   const redis = config.redisUrl ? await connectRedis(app, config.redisUrl) : undefined;
   await app.register(rateLimit, {
-    max: config.rateLimitPerMinute,
+    max: rule.perMinute,
     timeWindow: 60_000,
+    ...(rule.hook ? { hook: rule.hook } : {}),
+    ...(rule.keyOf ? { keyGenerator: rule.keyOf } : {}),
     ...(redis ? { redis, nameSpace: 'embudo-rl-' } : {}),
-    // A Redis outage must not take the visitor pages down with it.
+    // A Redis outage must not take the pages or the API down with it.
     skipOnError: true,
-    errorResponseBuilder: (_req, context): ApiError & { codeResponse: number; result: false } => ({
-      statusCode: 429,
-      code: ErrorCode.rateLimited,
-      message: `too many requests from this address; try again in ${Math.ceil(context.ttl / 1000)} s`,
-      codeResponse: 429,
-      result: false,
-    }),
+    errorResponseBuilder: (_req, context) => {
+      const error: ApiError = {
+        statusCode: 429,
+        code: ErrorCode.rateLimited,
+        message: rule.refusal(Math.max(1, Math.ceil(context.ttl / 1000))),
+      };
+      return rule.visitorEnvelope ? { ...error, codeResponse: 429, result: false } : error;
+    },
   });
 }
+
+/** The visitor API's limit: RATE_LIMIT_PER_MINUTE per client address. */
+export const visitorRateLimit = (config: Pick<Config, 'rateLimitPerMinute'>): RateLimitRule => ({
+  perMinute: config.rateLimitPerMinute,
+  refusal: (seconds) => `too many requests from this address; try again in ${String(seconds)} s`,
+  visitorEnvelope: true,
+});
 
 /** Ready before the first request, so the first requests are counted too; closed with the server. */
 async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {

@@ -25,11 +25,16 @@ export function acceptBeaconBodies(app: FastifyInstance): void {
 }
 
 /**
- * The HTTP status of a visitor answer is its codeResponse. The routes declare a schema for each
- * status a service returns (200, 404), which is what this narrows to.
+ * The HTTP status of a visitor answer is its codeResponse, one of the statuses its route declares a
+ * schema for (`declared`). Any other is a mistake in the service, not an answer to send.
  */
-export function statusOf(answer: { codeResponse: number }): 200 | 404 {
-  return answer.codeResponse as 200 | 404;
+export function statusOf<const Declared extends readonly number[]>(
+  answer: { codeResponse: number },
+  declared: Declared,
+): Declared[number] {
+  if (!(declared as readonly number[]).includes(answer.codeResponse))
+    throw new Error(`a visitor answer of ${String(answer.codeResponse)}, which its route does not declare`);
+  return answer.codeResponse;
 }
 
 /**

@@ -23,5 +23,6 @@ export const notFound = (what: string): HttpError =>
 export const conflict = (message: string): HttpError => new HttpError(409, ErrorCode.conflict, message);
 export const unauthorized = (message: string): HttpError =>
   new HttpError(401, ErrorCode.unauthorized, message);
+export const forbidden = (message: string): HttpError => new HttpError(403, ErrorCode.forbidden, message);
 export const badRequest = (message: string, issues?: Issue[]): HttpError =>
   new HttpError(400, ErrorCode.validation, message, issues);

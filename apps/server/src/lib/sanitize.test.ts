@@ -8,7 +8,7 @@ import {
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 
-import { loadCorpora, XSS_DIR } from '../../test/xss-corpus';
+import { loadCorpora, XSS_DIR_IN_REPO } from '../../test/xss-corpus';
 import { styleViolations, urlViolation } from '../../test/policy-check';
 import { sanitizeRichText } from './sanitize';
 
@@ -569,13 +569,13 @@ describe('URL schemes', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------
-// Corpus invariants over every payload of ../shared/xss (read at test time; a missing corpus FAILS).
+// Corpus invariants over every payload of the XSS corpora in apps/server/test/xss-corpora (a missing corpus FAILS).
 // ---------------------------------------------------------------------------------------------------------
 
 const corpora = await loadCorpora();
 
 describe('XSS corpora', () => {
-  it(`loads the corpora from ${XSS_DIR}`, () => {
+  it(`loads the corpora from ${XSS_DIR_IN_REPO}`, () => {
     if (corpora instanceof Error) expect.fail(`cannot load the XSS corpora: ${corpora.message}`);
   });
 

@@ -1,11 +1,11 @@
 import type { FunnelPageData, SiteContext, SiteResponse } from '@embudo/contracts';
-import { DEFAULT_LANGUAGE } from '@embudo/contracts/runtime';
 import { Suspense, useEffect, useMemo } from 'react';
 import { useSiteData } from '../api/use-site-data';
 import { onFirstInteraction } from '../lib/first-interaction';
 import { FunnelPage } from '../funnel-page/FunnelPage';
 import type { Catalogs } from '../i18n/catalog';
-import { I18nProvider } from '../i18n/I18nProvider';
+import { I18nProvider, useT } from '../i18n/I18nProvider';
+import { resolveLanguage, type Language } from '../i18n/languages';
 import { LandingPage } from '../landing/LandingPage';
 import { useVisitorLocation } from '../location/use-visitor-location';
 import { SessionProvider } from '../tracking/SessionProvider';
@@ -13,7 +13,8 @@ import { Expired } from '../screens/Expired';
 import { InvalidLink } from '../screens/InvalidLink';
 import { NotFound } from '../screens/NotFound';
 import { Spinner } from '../screens/Spinner';
-import { chooseView } from './choose-view';
+import { chooseView, type View } from './choose-view';
+import { documentTitle } from './document-title';
 import { PartsProvider, type AppParts } from './parts';
 import { useChatRedirect } from './use-chat-redirect';
 
@@ -32,10 +33,14 @@ export interface AppProps {
   initial: SiteResponse | null;
   /** The catalogues of texts at hand: every one on the server, the page's own in the browser. */
   catalogs: Catalogs;
+  /** The visitor's own language (Accept-Language), where no funnel's language applies. */
+  visitorLanguage: Language;
+  /** The operator's contact address for the legal texts, where the account names none. */
+  providerEmail: string | null;
 }
 
 /** The one entry point (spec §2.2): the view, chosen in the spec's order, in the page's language. */
-export function App({ parts, context, initial, catalogs }: AppProps) {
+export function App({ parts, context, initial, catalogs, visitorLanguage, providerEmail }: AppProps) {
   const { LegalView, PreviewBar } = parts;
   const hasAddress = Boolean(context.userToken ?? context.queryParams?.previewToken);
   const query = useSiteData(context, initial, hasAddress);
@@ -51,7 +56,7 @@ export function App({ parts, context, initial, catalogs }: AppProps) {
     error: query.error || (site !== null && ACCOUNT_ERRORS.has(site.message)),
     redirecting,
   });
-  const language = (data?.language ?? DEFAULT_LANGUAGE).toLowerCase();
+  const language = resolveLanguage(data?.language ?? visitorLanguage);
   useDocumentLanguage(language);
   // Once the visitor acts, a page change may follow: its parts' code is fetched ahead.
   useEffect(() => onFirstInteraction(parts.preload), [parts]);
@@ -80,9 +85,9 @@ export function App({ parts, context, initial, catalogs }: AppProps) {
         <Suspense fallback={<Spinner />}>
           <LegalView
             kind={view.page}
-            language={language === 'pt' || language === 'en' ? language : 'es'}
+            language={language}
             domain={hostOf(context.userDomain)}
-            email={data?.contactEmail ?? ''}
+            email={data?.contactEmail ?? providerEmail}
           />
         </Suspense>
       );
@@ -126,6 +131,7 @@ export function App({ parts, context, initial, catalogs }: AppProps) {
   }
   return (
     <I18nProvider language={language} catalogs={catalogs}>
+      <DocumentTitle view={view} data={data} />
       {screen}
     </I18nProvider>
   );
@@ -151,6 +157,21 @@ function usePath(context: SiteContext): string {
     ? `?previewToken=${encodeURIComponent(context.queryParams.previewToken)}`
     : '';
   return `/${segments.map(encodeURIComponent).join('/')}${query}`;
+}
+
+/**
+ * The tab's title follows the view and the page on screen: the server wrote the first one, and a
+ * lead who moves to the next page (video end, NEXT-PAGE click) sees that page's headline there too.
+ */
+function DocumentTitle({ view, data }: { view: View; data: FunnelPageData | null }) {
+  const t = useT();
+  const title = documentTitle(view, data, t);
+  const loading = view.kind === 'loading';
+  useEffect(() => {
+    // While the next page loads, the tab keeps the title of the page that was on screen.
+    if (!loading) document.title = title;
+  }, [title, loading]);
+  return null;
 }
 
 /** `<html lang>` follows the page's language when it changes in the browser (the server sets the first). */

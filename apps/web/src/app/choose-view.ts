@@ -38,9 +38,10 @@ export function chooseView({ context, site, loading, error, redirecting }: ViewI
   const data = site.data;
   // 5. Expired, without the deadline exception.
   if (data?.isExpired && !data.isDeadlineExceptionOn) return { kind: 'expired' };
-  // 6. Unknown token or address; a WhatsApp landing page switched off.
+  // 6. Unknown token or address. A WhatsApp landing page switched off is the owner's choice, not a
+  // fake link: the lead sees the not-found screen, never "it looks fake".
   if (site.message === 'DONT_EXIST_TOKEN_OR_URL') return { kind: 'invalidLink' };
-  if (data?.buttonAction === 'LPI-REDIRECT-WPP' && !data.isLpiOn) return { kind: 'invalidLink' };
+  if (data?.buttonAction === 'LPI-REDIRECT-WPP' && !data.isLpiOn) return { kind: 'notFound' };
   // 7. The page.
   if (site.message === 'PAGE_FOUNDED' && data) return { kind: 'page' };
   // 8. Anything else.

@@ -1,5 +1,6 @@
 import type { SiteContext, SiteResponse } from '@embudo/contracts';
 import type { Catalogs } from '../i18n/catalog';
+import type { Language } from '../i18n/languages';
 
 export const PAGE_STATE_ID = 'embudo-data';
 
@@ -13,6 +14,16 @@ export interface PageState {
    * on demand). Absent from pages served before it existed.
    */
   catalogs?: Catalogs;
+  /**
+   * The visitor's language (from the request's Accept-Language), for views no funnel's language
+   * applies to. Absent from pages served before it existed (es then).
+   */
+  visitorLanguage?: Language;
+  /**
+   * The operator's contact address for the legal texts, when the page has no account's own (a legal
+   * page of an unknown link). Absent from pages served before it existed.
+   */
+  providerEmail?: string | null;
 }
 
 /** JSON inside a <script> must not be able to close it. */

@@ -108,6 +108,29 @@ describe('button visibility rules (spec §4.5)', () => {
     expect(show).toHaveBeenCalledTimes(1);
   });
 
+  it('shows once buttonTime has passed on the wall clock since the page showed when the video fails to load', () => {
+    const { show, visibility } = make();
+    // The video's error arrives 3 s after the page showed; no play event will ever come.
+    vi.advanceTimersByTime(3000);
+    visibility.handle({ type: 'error' });
+    vi.advanceTimersByTime(4999);
+    expect(show).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(show).toHaveBeenCalledOnce();
+  });
+
+  it('shows at once when the video fails after buttonTime has already passed', () => {
+    const { show, visibility } = make();
+    vi.advanceTimersByTime(9000);
+    visibility.handle({ type: 'error' });
+    vi.advanceTimersByTime(0);
+    expect(show).toHaveBeenCalledOnce();
+    // A second error report changes nothing.
+    visibility.handle({ type: 'error' });
+    vi.runAllTimers();
+    expect(show).toHaveBeenCalledOnce();
+  });
+
   it('stops its timers when disposed (the page changed)', () => {
     const { show, visibility } = make({ isComplete: true });
     visibility.dispose();

@@ -43,12 +43,16 @@ export interface VisibilityOptions {
   show: () => void;
   setTimeout?: (run: () => void, ms: number) => unknown;
   clearTimeout?: (handle: unknown) => void;
+  /** The wall clock, in ms; Date.now by default. */
+  now?: () => number;
 }
 
 /**
  * The rules of spec §4.5 for one page: shown at `buttonTime` of playback (duration minus 30 s for a
- * shorter video); when the video ends; 500 ms after load on a completed page; and, when the player
- * goes quiet, 10 s after play plus the wait. `show` is called once.
+ * shorter video); when the video ends; 500 ms after load on a completed page; when the player
+ * goes quiet, 10 s after play plus the wait; and, when the video cannot load at all, once the wait
+ * has passed on the wall clock since the page showed, so that a broken video never strands the
+ * visitor without the button. `show` is called once.
  */
 export function createButtonVisibility(options: VisibilityOptions) {
   const later = options.setTimeout ?? ((run, ms) => globalThis.setTimeout(run, ms));
@@ -57,8 +61,11 @@ export function createButtonVisibility(options: VisibilityOptions) {
     ((handle) => {
       globalThis.clearTimeout(handle as number);
     });
+  const now = options.now ?? Date.now;
+  const shownAt = now();
   const wait = waitMs(options.buttonTime);
   let shown = false;
+  let failed = false;
   let duration: number | null = null;
   let fallback: unknown = null;
   const timers = new Set<unknown>();
@@ -120,9 +127,13 @@ export function createButtonVisibility(options: VisibilityOptions) {
         case 'ended':
           show();
           return;
+        case 'error':
+          if (failed) return;
+          failed = true;
+          after(Math.max(0, wait - (now() - shownAt)), show);
+          return;
         case 'pause':
         case 'seeked':
-        case 'error':
           return;
       }
     },

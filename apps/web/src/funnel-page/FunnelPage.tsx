@@ -4,8 +4,9 @@ import { useParts } from '../app/parts';
 import { useButtonVisibility } from '../button/use-button-visibility';
 import { Footer } from '../layout/Footer';
 import { HeadlineBlock } from '../layout/HeadlineBlock';
-import { LazyInactivityModal, LazyNextVideoOverlay, preloadModal } from '../modals/lazy';
+import { LazyNextVideoOverlay, preloadModal } from '../modals/lazy';
 import { ActionButton, BlockedWindow } from '../page-actions/ActionButton';
+import { InactivityPrompt } from '../page-actions/InactivityPrompt';
 import { usePageActions } from '../page-actions/use-page-actions';
 import { fomoEnabled, fomoSite, validRange } from '../persuasion/persuasion-rules';
 import { useSession } from '../tracking/SessionProvider';
@@ -124,8 +125,8 @@ export function FunnelPage({
       ) : null}
       <Footer path={path} chat={false} />
       <BlockedWindow actions={actions} />
+      <InactivityPrompt />
       <Suspense fallback={null}>
-        {session.inactive ? <LazyInactivityModal open onContinue={session.continueAfterInactivity} /> : null}
         {actions.nextVideo ? <LazyNextVideoOverlay visible onDone={actions.onNextVideoDone} /> : null}
       </Suspense>
     </div>

@@ -3,6 +3,7 @@ import { renderToString } from 'react-dom/server';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { CATALOGS, LANGUAGES, en, es, pt, type Language, type MessageKey } from './catalog';
 import { I18nProvider, useLanguage, useT } from './I18nProvider';
+import { preferredLanguage } from './languages';
 import { resolveLanguage, translate } from './translate';
 
 const placeholders = (text: string): string[] =>
@@ -102,6 +103,25 @@ describe('resolveLanguage', () => {
     [undefined, 'es'],
   ] as const)('%j → %s', (value, language) => {
     expect(resolveLanguage(value)).toBe(language);
+  });
+});
+
+describe('preferredLanguage (Accept-Language)', () => {
+  it.each([
+    ['pt-BR,pt;q=0.9,en-US;q=0.8,en;q=0.7', 'pt'],
+    ['en-US,en;q=0.9', 'en'],
+    ['es-419,es;q=0.9', 'es'],
+    // The first supported language in the browser's order, skipping unsupported ones.
+    ['de-DE,de;q=0.9,en;q=0.8,pt;q=0.7', 'en'],
+    // q-values rank, whatever the order.
+    ['en;q=0.5, pt;q=0.8', 'pt'],
+    ['EN-gb', 'en'],
+    ['fr, en;q=0', 'es'],
+    ['*', 'es'],
+    ['', 'es'],
+    [undefined, 'es'],
+  ] as const)('%j → %s', (header, language) => {
+    expect(preferredLanguage(header)).toBe(language);
   });
 });
 

@@ -4,12 +4,14 @@ import { useButtonVisibility } from '../button/use-button-visibility';
 import { Footer } from '../layout/Footer';
 import { HeadlineBlock } from '../layout/HeadlineBlock';
 import { ActionButton, BlockedWindow } from '../page-actions/ActionButton';
+import { InactivityPrompt } from '../page-actions/InactivityPrompt';
 import { usePageActions } from '../page-actions/use-page-actions';
 import { fomoEnabled, fomoSite } from '../persuasion/persuasion-rules';
 import { useSession } from '../tracking/SessionProvider';
 
 /**
- * The simple landing variant (spec §2.3): the headline block and the button. The WhatsApp variant
+ * The simple landing variant (spec §2.3): the headline block and the button, and the inactivity
+ * question of spec §4.3 as on every tracked page. The WhatsApp variant
  * lays out around the chat button, which sends the pixel event and then opens the chat in the same
  * tab (spec §4.7), and adds the chat notice to the footer's disclaimers.
  */
@@ -54,6 +56,7 @@ export function LandingPage({
       {fomoEnabled(data) ? (
         <FomoPopups idFunnel={data.idFunnel} site={fomoSite(data)} location={location} />
       ) : null}
+      <InactivityPrompt />
     </div>
   );
 }

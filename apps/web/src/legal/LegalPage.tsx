@@ -6,8 +6,8 @@ export interface LegalPageProps {
   language: LegalLanguage;
   /** The funnel's host, e.g. "promo.example.com": named wherever the text names the site. */
   domain: string;
-  /** The provider's contact address. */
-  email: string;
+  /** The contact address: the account's own, else the operator's; null when neither is set. */
+  email: string | null;
 }
 
 /**

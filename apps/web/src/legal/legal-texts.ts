@@ -4,6 +4,8 @@
  *
  * Plain text only: no markup, so the page renders them as text and nothing needs sanitising. `{domain}`
  * (the funnel's host) and `{email}` (the provider's contact address) are filled by `legalDocument()`.
+ * Every `{email}` follows "write to" in its language, so that without an address a noun phrase
+ * (NO_ADDRESS) stands in its place and the sentence still reads, never "write to ." .
  * Each language has the same sections with the same number of paragraphs (`legal.test.tsx` checks it).
  * The DB-IP attribution link (decision 0008) is not text: `LegalPage` renders it on the privacy page.
  */
@@ -24,7 +26,8 @@ export interface LegalDocument {
 
 export interface LegalVars {
   domain: string;
-  email: string;
+  /** The provider's contact address; null when the operator has set none (see NO_ADDRESS). */
+  email: string | null;
 }
 
 const terms: Record<LegalLanguage, LegalDocument> = {
@@ -564,6 +567,16 @@ const privacy: Record<LegalLanguage, LegalDocument> = {
 
 const SOURCES: Record<LegalKind, Record<LegalLanguage, LegalDocument>> = { terms, privacy };
 
+/**
+ * Who to write to when neither the account nor the operator has a contact address: the person who
+ * sent the lead the link (the owner), rather than an empty or invented address.
+ */
+const NO_ADDRESS: Record<LegalLanguage, string> = {
+  es: 'quien te envió este enlace',
+  pt: 'quem enviou este link para você',
+  en: 'whoever sent you this link',
+};
+
 // One pass over the text, so a domain or address that itself contains "{email}" is not filled again.
 const PLACEHOLDER = /\{(domain|email)\}/g;
 
@@ -573,7 +586,9 @@ const PLACEHOLDER = /\{(domain|email)\}/g;
  */
 export function legalDocument(kind: LegalKind, language: LegalLanguage, vars: LegalVars): LegalDocument {
   const fill = (text: string): string =>
-    text.replace(PLACEHOLDER, (_match, name: string) => (name === 'domain' ? vars.domain : vars.email));
+    text.replace(PLACEHOLDER, (_match, name: string) =>
+      name === 'domain' ? vars.domain : vars.email || NO_ADDRESS[language],
+    );
   const source = SOURCES[kind][language];
   return {
     title: fill(source.title),

@@ -76,6 +76,28 @@ describe('legalDocument', () => {
     expect(text).toContain(vars.email);
   });
 
+  it.each(CASES)(
+    '%s (%s) without any contact address names who to write to, never an empty address',
+    (kind, language) => {
+      const doc = legalDocument(kind, language, { domain: vars.domain, email: null });
+      const paragraphs = doc.sections.flatMap((section) => section.paragraphs);
+      const contact = paragraphs.filter((p) => /(escrib\w* a|escrev\w* para|writ\w* to) /i.test(p));
+      expect(contact.length).toBeGreaterThan(0);
+      for (const paragraph of contact) {
+        // "escribe a ." was what a page with no address showed.
+        expect(paragraph).not.toMatch(/(escrib\w* a|escrev\w* para|writ\w* to)\s*[.,;]/i);
+        expect(paragraph).not.toMatch(/\bnull\b|undefined|\{email\}/);
+      }
+      expect(paragraphs.join(' ')).toContain(
+        {
+          es: 'quien te envió este enlace',
+          pt: 'quem enviou este link para você',
+          en: 'whoever sent you this link',
+        }[language],
+      );
+    },
+  );
+
   it.each(CASES)('%s (%s) states what spec §9 requires, in its language', (kind, language) => {
     const text = fullText(legalDocument(kind, language, vars));
     for (const [claim, needles] of Object.entries(REQUIRED[language])) {

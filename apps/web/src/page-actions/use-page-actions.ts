@@ -107,15 +107,18 @@ export function usePageActions({ data, reload, buttonVisible, flushVideo }: Page
       if (method === 'OPEN-WINDOW' && url) {
         const target = withScheme(url);
         if (data.buttonAction === 'LPI-REDIRECT-WPP') {
-          // The pixel call goes before the chat redirect, in the same tab (spec §4.7).
+          // The pixel call goes before the chat redirect, in the same tab (spec §4.7); only a lead's
+          // page makes it, naming itself without the lead's token (tracking-api.ts).
           if (!preview) {
             await Promise.all([
-              trackPixel({
-                idFunnel: data.idFunnel,
-                token: token ?? undefined,
-                eventSource: window.location.href,
-                agent: navigator.userAgent,
-              }),
+              token
+                ? trackPixel({
+                    idFunnel: data.idFunnel,
+                    token,
+                    eventSource: window.location.href,
+                    agent: navigator.userAgent,
+                  })
+                : null,
               track('BUTTON_CLICK', { url: target }),
             ]);
           }

@@ -1,7 +1,7 @@
 import type { EndReason, SessionDetails, StartReason } from '@embudo/contracts';
 import { TIMING } from '@embudo/contracts/runtime';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { useSessionValue, writeSessionValue } from '../lib/session-value';
+import { writeSessionValue } from '../lib/session-value';
 import { endPageSession, newEventId, reportLeadIp, startPageSession } from './tracking-api';
 import { deviceId, recordVisit } from './visitor-storage';
 
@@ -73,8 +73,10 @@ let visitOfThisLoad: ReturnType<typeof recordVisit> | null = null;
  */
 export function SessionProvider({ token, tracking, location, children }: SessionProviderProps) {
   const [sessionId, setSessionId] = useState<string | null>(null);
-  // Kept per tab: a reload while the visitor is away still shows the question (spec §4.3).
-  const inactive = useSessionValue(INACTIVE_FLAG_KEY) === '1';
+  // The question is this page load's: a reload is the visitor back, so it starts a fresh session
+  // (the stored flag, spec §4.3, says what happened; a new load clears it).
+  const [inactive, setInactive] = useState(false);
+  const inactiveRef = useRef(false);
   const sessionRef = useRef<string | null>(null);
   const starting = useRef<Promise<string | null> | null>(null);
   const details = useRef<Promise<SessionDetails> | null>(null);
@@ -159,9 +161,14 @@ export function SessionProvider({ token, tracking, location, children }: Session
     [end, start],
   );
 
+  // A flag left by an earlier load of this tab is not this load's: the visitor came back.
+  useEffect(() => {
+    if (readFlag()) writeFlag(false);
+  }, []);
+
   // Start once the location lookup is done and no session is open (spec §4.3).
   useEffect(() => {
-    if (!active || location === null || inactive || readFlag()) return;
+    if (!active || location === null || inactive) return;
     if (sessionRef.current === null) void start('INITIAL_LOAD');
   }, [active, location, inactive, start]);
 
@@ -182,7 +189,7 @@ export function SessionProvider({ token, tracking, location, children }: Session
     };
     const onPageShow = (event: PageTransitionEvent) => {
       // Back from the back-forward cache: a new visit of the page.
-      if (event.persisted && sessionRef.current === null && !readFlag()) void start('INITIAL_LOAD');
+      if (event.persisted && sessionRef.current === null && !inactiveRef.current) void start('INITIAL_LOAD');
     };
     window.addEventListener('pagehide', onPageHide);
     window.addEventListener('pageshow', onPageShow);
@@ -191,6 +198,12 @@ export function SessionProvider({ token, tracking, location, children }: Session
       window.removeEventListener('pageshow', onPageShow);
     };
   }, [active, end, start]);
+
+  const markInactive = useCallback((on: boolean) => {
+    inactiveRef.current = on;
+    setInactive(on);
+    writeFlag(on);
+  }, []);
 
   // 15 minutes without click or scroll end the session, unless a video plays (spec §4.3, §9).
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -201,10 +214,10 @@ export function SessionProvider({ token, tracking, location, children }: Session
     timer.current = setTimeout(() => {
       timer.current = null;
       if (videoPlaying.current || sessionRef.current === null) return;
-      writeFlag(true);
+      markInactive(true);
       void end('INACTIVITY');
     }, TIMING.inactivityTimeout);
-  }, [active, end]);
+  }, [active, end, markInactive]);
 
   useEffect(() => {
     if (!active || inactive) return;
@@ -231,11 +244,11 @@ export function SessionProvider({ token, tracking, location, children }: Session
   );
 
   const continueAfterInactivity = useCallback(() => {
-    writeFlag(false);
+    markInactive(false);
     void start('AFTER_INACTIVITY').then(() => {
       setTimeout(() => onResume.current?.(), TIMING.resumeAfterInactivity);
     });
-  }, [start]);
+  }, [start, markInactive]);
 
   const value = useMemo<SessionApi>(
     () => ({

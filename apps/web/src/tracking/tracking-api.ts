@@ -112,10 +112,31 @@ export async function prelaunchConversion(token: string): Promise<Envelope> {
   }
 }
 
-/** The pixel call before the WhatsApp redirect (spec §4.7): `success` false on any failure. */
+/**
+ * The page as the pixel may name it: its origin and path without the lead's token, and without the
+ * query and fragment. A lead's link is `{base}/{slug}/{token}` or `{domain}/{token}`, and the token is
+ * the lead's credential: it must not reach Meta, nor the outbox that waits to send to Meta.
+ */
+export function pageWithoutToken(href: string, token: string): string {
+  const url = new URL(href);
+  const path = url.pathname.split('/').filter((segment) => {
+    if (segment === '') return false;
+    try {
+      return decodeURIComponent(segment) !== token;
+    } catch {
+      return true;
+    }
+  });
+  return `${url.origin}/${path.join('/')}`;
+}
+
+/**
+ * The pixel call before the WhatsApp redirect (spec §4.7): `success` false on any failure. Only a lead
+ * makes it (the server answers any other token 404), and the page it names leaves the token out.
+ */
 export async function trackPixel(input: {
   idFunnel: string;
-  token: string | undefined;
+  token: string;
   eventSource: string;
   agent: string;
   ip?: string;
@@ -123,12 +144,12 @@ export async function trackPixel(input: {
   try {
     await request('POST', '/api/funnel/track/pixel', {
       idFunnel: input.idFunnel,
-      ...(input.token ? { token: input.token } : {}),
+      token: input.token,
       eventData: {
         eventName: 'Lead',
         eventId: newEventId(),
         agent: input.agent.slice(0, 2000),
-        eventSource: input.eventSource.slice(0, 2048),
+        eventSource: pageWithoutToken(input.eventSource, input.token).slice(0, 2048),
         ...(input.ip && input.ip !== 'unknown' ? { ip: input.ip } : {}),
       },
     });

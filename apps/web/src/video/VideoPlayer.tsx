@@ -66,7 +66,8 @@ export function VideoPlayer({ source, startAt, onEvent, onHandle }: VideoPlayerP
           })
           .catch((error: unknown) => {
             console.error('Error al cargar video', error);
-            if (!gone) setState('failed');
+            // The page hears of it as of any player error: the button's wall-clock fallback starts.
+            emit({ type: 'error', message: error instanceof Error ? error.message : String(error) });
           });
       }, 0);
     });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OWNER_LIMIT_DEFAULTS } from '../constants';
 import { Language, TypeFunnel } from '../enums';
 import { HttpUrl, Id, IsoDateTime, Name } from '../primitives';
 
@@ -118,7 +119,14 @@ const updatableFields = {
   pixel: PixelSettingsInput.partial(),
 };
 
-export const FunnelCreate = z.strictObject(updatableFields).partial().required({ name: true });
+export const FunnelCreate = z
+  .strictObject(updatableFields)
+  .partial()
+  .required({ name: true })
+  .describe(
+    `A new funnel. An account has at most MAX_FUNNELS_PER_ACCOUNT funnels ` +
+      `(${OWNER_LIMIT_DEFAULTS.funnelsPerAccount} unless the operator set another limit).`,
+  );
 export type FunnelCreate = z.infer<typeof FunnelCreate>;
 export type FunnelCreateInput = z.input<typeof FunnelCreate>;
 

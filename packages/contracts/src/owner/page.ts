@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ButtonAction, HostingVideo, PageLayout } from '../enums';
 import { ButtonLink, Color, HttpUrl, Id, IsoDateTime, RichText } from '../primitives';
+import { isPlainWebUrl } from '../video-embeds';
 
 export const ButtonTime = z.strictObject({
   hours: z.number().int().min(0).max(23),
@@ -17,13 +18,19 @@ export const VideoId = z
     "a video id is letters, digits, '-' or '_', optionally 'id/hash'",
   );
 
-/** An absolute http(s) URL, or a path on this server such as /assets/demo/vsl.mp4. */
+/**
+ * An absolute http(s) URL whose host is a real host name or IP address (no `;`, `,` or `*`, no user
+ * or password: see isPlainWebUrl), or a path on this server such as /assets/demo/vsl.mp4.
+ */
 export const VideoUrl = z
   .string()
   .max(2048)
   .refine(
-    (v) => (/^https?:\/\//i.test(v) ? URL.canParse(v) : /^\/[A-Za-z0-9._~/-]*$/.test(v)),
-    'an absolute http(s) URL or a path on this server',
+    (v) =>
+      /^https?:\/\//i.test(v)
+        ? URL.canParse(v) && isPlainWebUrl(new URL(v))
+        : /^\/[A-Za-z0-9._~/-]*$/.test(v),
+    'an absolute http(s) URL with a plain host name, or a path on this server',
   );
 
 /**

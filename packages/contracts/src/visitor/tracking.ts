@@ -1,9 +1,57 @@
 import { z } from 'zod';
+import { USER_AGENT_MAX } from '../constants';
 import { EndReason, StartReason } from '../enums';
 import { ClientTime, EventId, VisitorEnvelope, VisitorToken } from './envelope';
 
+/**
+ * Answers of the tracking and conversion calls beside VisitorMessage's. A refusal (403, 409) is also
+ * an ApiError with the same code.
+ */
+export const TrackingMessage = {
+  /** 403: the lead's account is not active: its visitors' calls store nothing, as its pages show nothing. */
+  inactiveSubscription: 'INACTIVE_SUBSCRIPTION',
+  /** 409: the offer event, from a lead whose current page is not an OFFERT page. */
+  offerNotOnPage: 'OFFER_NOT_ON_PAGE',
+  /** 409: the pre-launch conversion, in a funnel that is not in pre-launch. */
+  notInPrelaunch: 'NOT_IN_PRELAUNCH',
+  /**
+   * 200 with result false: acknowledged and not stored, as the session or the lead reached a cap no
+   * real visitor reaches (apps/server tracking-caps.ts). The page carries on.
+   */
+  limitReached: 'TRACKING_LIMIT_REACHED',
+} as const;
+
 const short = z.string().max(200);
 const num = z.number();
+
+/**
+ * The most a tracking call's free-form object may take as stored (JSON, in UTF-8 bytes): anything
+ * larger is refused (400, naming the field) and nothing is stored (issue 16, item 4).
+ * - Device details: a real browser sends 1.5 to 4 KB (4 with a 2,000-character referrer and a
+ *   location naming a long ISP). The page's own cuts (apps/web device-details.ts: 30 languages of
+ *   200 characters, a 2,000-character referrer, 200 per name) allow about 12 KB, and the page must
+ *   never be refused its session: a session that does not start stops the page's flow.
+ * - An action's details: the page sends its id, the button's action and at most the button's link,
+ *   2 KB; 4 KB leaves room and no more.
+ * A video record's details have no free-form part: their few known fields are all that is stored.
+ */
+export const TRACKING_DETAILS_MAX = { session: 16 * 1024, action: 4 * 1024 } as const;
+
+/** The UTF-8 size of a value as JSON: what a text column stores for it. No Node API (contracts). */
+export function jsonBytes(value: object): number {
+  const text = JSON.stringify(value);
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // Two UTF-16 units of a surrogate pair are four bytes; other units up to three.
+    if (code >= 0x80) bytes += code >= 0x800 && (code < 0xd800 || code > 0xdfff) ? 2 : 1;
+  }
+  return bytes;
+}
+
+const atMost = (max: number) => ({
+  message: `larger than ${String(max)} bytes as JSON; nothing was stored`,
+});
 
 /** Device details of a tracking session (spec §3). Every part is optional: browsers differ. */
 export const SessionDetails = z
@@ -34,7 +82,17 @@ export const SessionDetails = z
       .object({ deviceId: short, location: z.record(z.string().max(60), z.unknown()) })
       .partial(),
   })
-  .partial();
+  .partial()
+  // Measured as stored: the user agent cut to its first 500 characters.
+  .refine(
+    (details) =>
+      jsonBytes(
+        details.userAgent === undefined
+          ? details
+          : { ...details, userAgent: details.userAgent.slice(0, USER_AGENT_MAX) },
+      ) <= TRACKING_DETAILS_MAX.session,
+    atMost(TRACKING_DETAILS_MAX.session),
+  );
 export type SessionDetails = z.infer<typeof SessionDetails>;
 
 /** POST /api/funnel/track/page: start a page session. */
@@ -70,7 +128,13 @@ export const ActionTrack = z.object({
   idTrackingPageSession: z.string().min(1).max(64),
   action: z.string().min(1).max(100),
   timestamp: ClientTime,
-  details: z.record(z.string().max(100), z.unknown()).default({}),
+  details: z
+    .record(z.string().max(100), z.unknown())
+    .refine(
+      (details) => jsonBytes(details) <= TRACKING_DETAILS_MAX.action,
+      atMost(TRACKING_DETAILS_MAX.action),
+    )
+    .default({}),
 });
 export type ActionTrack = z.infer<typeof ActionTrack>;
 

@@ -6,6 +6,7 @@ import * as sessionEndDetails from './0003-session-end-details';
 import * as resumePointTime from './0004-resume-point-time';
 import * as videoPositionsDouble from './0005-video-positions-double';
 import * as contentVersions from './0006-content-versions';
+import * as pixelEventsOfLeads from './0007-pixel-events-of-leads';
 
 /** Migrations in order. Each takes the dialect for the rare type that differs (DESIGN §5.11). */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -16,5 +17,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0004-resume-point-time': { up: (db: Kysely<unknown>) => resumePointTime.up(db) },
     '0005-video-positions-double': { up: (db: Kysely<unknown>) => videoPositionsDouble.up(db, dialect) },
     '0006-content-versions': { up: (db: Kysely<unknown>) => contentVersions.up(db, dialect) },
+    '0007-pixel-events-of-leads': { up: (db: Kysely<unknown>) => pixelEventsOfLeads.up(db) },
   };
 }

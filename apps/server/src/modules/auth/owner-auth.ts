@@ -1,8 +1,10 @@
 import type { Account } from '@embudo/contracts';
 import type { FastifyRequest } from 'fastify';
+import type { RateLimitRule } from '../../http/rate-limit';
 import { unauthorized } from '../../lib/http-errors';
-import { API_KEY_PREFIX } from '../../lib/tokens';
+import { API_KEY_PREFIX, hashToken } from '../../lib/tokens';
 import type { AccountService } from '../accounts/account.service';
+import { requireWriteAccess } from './permissions';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -12,8 +14,12 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]{1,200})$/;
 
-/** onRequest hook for /api/owner: runs before the body is read, so a stranger learns nothing else. */
-export function ownerAuthHook(accounts: AccountService) {
+/**
+ * onRequest hook for /api/owner: runs before the body is read, so a stranger learns nothing else.
+ * It finds the key's account (401 otherwise), and lets an account whose subscription is inactive read
+ * but not write (403).
+ */
+export function ownerAuthHook(accounts: Pick<AccountService, 'authenticate'>) {
   return async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization;
     if (header === undefined || header === '')
@@ -24,6 +30,7 @@ export function ownerAuthHook(accounts: AccountService) {
     }
     const owner = await accounts.authenticate(key);
     if (!owner) throw unauthorized('unknown API key');
+    requireWriteAccess(owner, request.method);
     request.owner = owner;
   };
 }
@@ -32,4 +39,19 @@ export function ownerAuthHook(accounts: AccountService) {
 export function ownerOf(request: FastifyRequest): Account {
   if (!request.owner) throw unauthorized('not authenticated');
   return request.owner;
+}
+
+/**
+ * The owner API's request limit: OWNER_RATE_LIMIT_PER_MINUTE per API key (each key on its own, of one
+ * account or another), counted after the key is known, so an unknown key is a 401 and not counted.
+ */
+export function ownerRateLimit(perMinute: number): RateLimitRule {
+  return {
+    perMinute,
+    hook: 'preHandler',
+    keyOf: (request) => hashToken(BEARER.exec(request.headers.authorization ?? '')?.[1] ?? ''),
+    refusal: (seconds) =>
+      `too many requests with this API key: at most ${String(perMinute)} a minute ` +
+      `(OWNER_RATE_LIMIT_PER_MINUTE); try again in ${String(seconds)} s`,
+  };
 }

@@ -1,5 +1,5 @@
 import type { Account } from '@embudo/contracts';
-import { notFound } from '../../lib/http-errors';
+import { forbidden, notFound } from '../../lib/http-errors';
 
 /** Permission checks are plain functions (one rule each), called by services. */
 
@@ -18,4 +18,19 @@ export function requireOwned<T extends { accountId: string }>(
 ): T {
   if (!resource || !ownsResource(owner, resource)) throw notFound(what);
   return resource;
+}
+
+/** Methods that only read: an account whose subscription is inactive may still use them. */
+const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
+
+/**
+ * An account whose subscription is inactive keeps read access to its owner API (its funnels, pages
+ * and leads stay readable, for export) but may change nothing: every other method is a 403.
+ */
+export function requireWriteAccess(owner: Pick<Account, 'subscriptionStatus'>, method: string): void {
+  if (owner.subscriptionStatus === 'active' || READ_METHODS.has(method)) return;
+  throw forbidden(
+    "this account's subscription is inactive: its owner API only reads (GET); writes are refused " +
+      'until the subscription is active again',
+  );
 }

@@ -1,4 +1,4 @@
-import { SuccessAnswer, TrackAck } from '@embudo/contracts';
+import { Funnel, Page, SuccessAnswer, TrackAck } from '@embudo/contracts';
 import { describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '../../../test/databases';
 import { rowCounts } from '../../../test/fixtures';
@@ -154,38 +154,62 @@ describe.each(TEST_DIALECTS)('visitor conversions API on %s', (dialect) => {
   });
 
   describe('POST /lead/internal/conversion/prelaunch', () => {
+    /** A funnel of the demo owner in pre-launch, with a NEXT-PAGE page and an OFFERT page. */
+    async function prelaunchFunnel(): Promise<{ id: string; pages: string[] }> {
+      const owner = (path: string, body: unknown) =>
+        api(h.server, 'POST', `/api/owner${path}`, { key: h.demo.apiKey, body });
+      const created = await owner('/funnels', { name: `Preventa ${Math.random()}`, isPreLaunch: true });
+      expect(created.status, created.text).toBe(201);
+      const funnel = read(Funnel, created);
+      const pages: string[] = [];
+      for (const page of [
+        { buttonAction: 'NEXT-PAGE' },
+        { buttonAction: 'OFFERT', buttonUrl: 'https://checkout.example.com/plaza' },
+      ]) {
+        const answer = await owner(`/funnels/${funnel.id}/pages`, page);
+        expect(answer.status, answer.text).toBe(201);
+        pages.push(read(Page, answer).id);
+      }
+      return { id: funnel.id, pages };
+    }
+
     it.each(PREFIXES)(
       '%s/lead/internal/conversion/prelaunch stores one PRELAUNCH conversion per lead',
       async (prefix) => {
-        const [a, b] = [await newLead(h, h.vsl.id), await newLead(h, h.vsl.id)];
+        const funnel = await prelaunchFunnel();
+        const [a, b] = [await newLead(h, funnel.id), await newLead(h, funnel.id)];
         for (const lead of [a, b, a, b]) ack(await prelaunch(lead.token, prefix));
         // Even from another page later on: once per lead and funnel.
-        ack(await completePage(h, a.token, pageId(h.vsl, 0)));
+        ack(await completePage(h, a.token, funnel.pages[0]));
         ack(await prelaunch(a.token, prefix));
         for (const lead of [a, b]) {
           const rows = (await conversionsOf(lead.id)).filter((c) => c.kind === 'PRELAUNCH');
           expect(rows).toHaveLength(1);
-          expect(rows[0]?.funnelId).toBe(h.vsl.id);
+          expect(rows[0]?.funnelId).toBe(funnel.id);
         }
         // A prelaunch conversion does not complete or move anything.
-        expect((await leadRow(b.id)).currentPageId).toBe(pageId(h.vsl, 0));
-        expect(await progressOf(b.id, pageId(h.vsl, 0))).toBeUndefined();
+        expect((await leadRow(b.id)).currentPageId).toBe(funnel.pages[0]);
+        expect(await progressOf(b.id, funnel.pages[0] ?? '')).toBeUndefined();
       },
     );
   });
 
   describe('POST /funnel/lead/ip', () => {
-    it.each(PREFIXES)('%s/funnel/lead/ip stores leads.lastIp for a valid address', async (prefix) => {
-      const lead = await newLead(h, h.vsl.id);
-      for (const ip of ['203.0.113.7', '2001:db8::1']) {
-        const answer = await leadIp(lead.token, ip, prefix);
-        expect(answer.status, answer.text).toBe(200);
-        expect(read(SuccessAnswer, answer).success).toBe(true);
-        const row = await leadRow(lead.id);
-        expect(row.lastIp).toBe(ip);
-        expect(row.lastIpAt).toEqual(expect.any(Number));
-      }
-    });
+    it.each(PREFIXES)(
+      '%s/funnel/lead/ip with a valid address stores the connection’s in leads.lastIp, not the body’s',
+      async (prefix) => {
+        const lead = await newLead(h, h.vsl.id);
+        for (const ip of ['203.0.113.7', '2001:db8::1']) {
+          const answer = await leadIp(lead.token, ip, prefix);
+          expect(answer.status, answer.text).toBe(200);
+          expect(read(SuccessAnswer, answer).success).toBe(true);
+          const row = await leadRow(lead.id);
+          // http/client-address.test.ts: the same behind a trusted proxy.
+          expect(row.lastIp).toBe('127.0.0.1');
+          expect(row.lastIpAt).toEqual(expect.any(Number));
+        }
+      },
+    );
 
     it.each([
       { name: 'not-an-ip', token: 'lead', ip: 'not-an-ip' },

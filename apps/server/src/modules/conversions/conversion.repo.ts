@@ -52,6 +52,11 @@ export function createConversionRepo(db: Db) {
       });
     },
 
+    /** The funnel's stored settings (JSON), where `isPreLaunch` lives. */
+    funnelSettings: async (funnelId: string): Promise<string | undefined> =>
+      (await db.selectFrom('funnels').select('settings').where('id', '=', funnelId).executeTakeFirst())
+        ?.settings,
+
     async setLeadIp(leadId: string, ip: string, at: number): Promise<void> {
       await db.updateTable('leads').set({ lastIp: ip, lastIpAt: at }).where('id', '=', leadId).execute();
     },

@@ -10,7 +10,8 @@ export const conversionRoutes: FastifyPluginAsyncZod<{ conversions: ConversionSe
   { conversions },
 ) => {
   const options = { bodyLimit: BODY_LIMIT, config: { visitorEnvelope: true } };
-  const response = { 200: ConversionAck, 404: ConversionAck };
+  /** 403: the lead's account is inactive; 404: no such lead; 409: the lead's page did not offer it. */
+  const response = { 200: ConversionAck, 403: ConversionAck, 404: ConversionAck, 409: ConversionAck };
   for (const prefix of VISITOR_PREFIXES) {
     const schema = { tags: ['visitor conversions'], hide: prefix === '' };
     app.put(
@@ -21,7 +22,7 @@ export const conversionRoutes: FastifyPluginAsyncZod<{ conversions: ConversionSe
           ip: req.ip,
           userAgent: req.headers['user-agent'],
         });
-        return reply.status(statusOf(answer)).send(answer);
+        return reply.status(statusOf(answer, [200, 403, 404, 409])).send(answer);
       },
     );
     app.post(
@@ -32,7 +33,7 @@ export const conversionRoutes: FastifyPluginAsyncZod<{ conversions: ConversionSe
           ip: req.ip,
           userAgent: req.headers['user-agent'],
         });
-        return reply.status(statusOf(answer)).send(answer);
+        return reply.status(statusOf(answer, [200, 403, 404, 409])).send(answer);
       },
     );
     app.post(
@@ -43,13 +44,19 @@ export const conversionRoutes: FastifyPluginAsyncZod<{ conversions: ConversionSe
           ip: req.ip,
           userAgent: req.headers['user-agent'],
         });
-        return reply.status(statusOf(answer)).send(answer);
+        return reply.status(statusOf(answer, [200, 403, 404, 409])).send(answer);
       },
     );
     app.post(
       `${prefix}/funnel/lead/ip`,
       { ...options, schema: { ...schema, body: LeadIpRequest, response: { 200: SuccessAnswer } } },
-      (req) => conversions.leadIp(req.body),
+      (req) => {
+        // The body's address is the browser's claim (its location lookup, perhaps a day old): logged
+        // when it differs, never stored. Without the token: logs never carry one.
+        if (req.body.ip !== req.ip)
+          req.log.info({ claimedIp: req.body.ip, ip: req.ip }, 'lead ip: the body names another address');
+        return conversions.leadIp(req.body, { ip: req.ip });
+      },
     );
   }
   return Promise.resolve();

@@ -1,9 +1,17 @@
-import { VisitorMessage, type SuccessAnswer, type TokenRequest, type TrackAck } from '@embudo/contracts';
+import {
+  TrackingMessage,
+  VisitorMessage,
+  type SuccessAnswer,
+  type TokenRequest,
+  type TrackAck,
+} from '@embudo/contracts';
 import { isIP } from 'node:net';
+import { z } from 'zod';
+import { readJson } from '../../lib/json';
 import type { PageRepo } from '../pages/page.repo';
 import { eventId } from '../tracking/event-ids';
 import type { LeadContext, LeadContextReader } from '../tracking/lead-context';
-import { ack, type RequestContext } from '../tracking/tracking.service';
+import { ack, refusal, type RequestContext } from '../tracking/tracking.service';
 import type { ConversionRepo } from './conversion.repo';
 
 export type ConversionKind = 'VIDEO_VIEWED' | 'OFFERT' | 'PRELAUNCH';
@@ -21,6 +29,11 @@ export interface ConversionServiceDeps {
 
 const OK = ack(200, VisitorMessage.ok);
 const UNKNOWN_TOKEN = ack(404, VisitorMessage.unknownToken);
+const OFFER_NOT_ON_PAGE = ack(409, TrackingMessage.offerNotOnPage);
+const NOT_IN_PRELAUNCH = ack(409, TrackingMessage.notInPrelaunch);
+
+/** The one funnel setting the pre-launch conversion depends on, read from the stored settings. */
+const PreLaunchSetting = z.object({ isPreLaunch: z.boolean() });
 
 /** Video viewed, the offer event and the prelaunch conversion (spec §7), and lead progress (DESIGN §5.3). */
 export function createConversionService({
@@ -55,9 +68,17 @@ export function createConversionService({
     });
   }
 
-  async function leadOnPage(token: string) {
-    const lead = await leads.byToken(token);
-    return lead?.page ? { ...lead, page: lead.page } : null;
+  /** The lead and its page, or the answer that refuses the call (unknown token, inactive account). */
+  async function leadOnPage(
+    token: string,
+  ): Promise<
+    | { refused: TrackAck; lead: null }
+    | { refused: null; lead: LeadContext & { page: NonNullable<LeadContext['page']> } }
+  > {
+    const { refused, lead } = await leads.byToken(token);
+    if (refused !== null) return { refused: refusal(refused), lead: null };
+    if (!lead.page) return { refused: UNKNOWN_TOKEN, lead: null };
+    return { refused: null, lead: { ...lead, page: lead.page } };
   }
 
   return {
@@ -66,8 +87,8 @@ export function createConversionService({
      * NEXT-PAGE page the lead moves to the next page, so the reload shows it (DESIGN §5.3).
      */
     async videoViewed(input: TokenRequest, context: RequestContext): Promise<TrackAck> {
-      const lead = await leadOnPage(input.token);
-      if (!lead) return UNKNOWN_TOKEN;
+      const { refused, lead } = await leadOnPage(input.token);
+      if (refused) return refused;
       if (input.idPage !== undefined && input.idPage !== lead.page.id) {
         // A retried call after the lead already moved on: done already, and nothing to repeat.
         return { codeResponse: 200, result: true, message: VisitorMessage.staleProgress };
@@ -81,31 +102,47 @@ export function createConversionService({
       return OK;
     },
 
-    /** POST /funnel/track/event/offert: the offer button was used; an OFFERT page is then complete. */
+    /**
+     * POST /funnel/track/event/offert: the offer button was used; the OFFERT page is then complete.
+     * Only an OFFERT page shows that button (the page sends this call when it shows,
+     * use-page-actions.ts): from a lead on any other page it is refused (409), nothing stored. OFFERT
+     * conversions are the purchases the "just bought" popups show.
+     */
     async offerEvent(input: TokenRequest, context: RequestContext): Promise<TrackAck> {
-      const lead = await leadOnPage(input.token);
-      if (!lead) return UNKNOWN_TOKEN;
-      await record(lead, 'OFFERT', lead.page.id, context, {
-        complete: lead.page.buttonAction === 'OFFERT',
-        moveTo: null,
-      });
+      const { refused, lead } = await leadOnPage(input.token);
+      if (refused) return refused;
+      if (lead.page.buttonAction !== 'OFFERT') return OFFER_NOT_ON_PAGE;
+      await record(lead, 'OFFERT', lead.page.id, context, { complete: true, moveTo: null });
       return OK;
     },
 
-    /** POST /lead/internal/conversion/prelaunch: once per lead and funnel. */
+    /**
+     * POST /lead/internal/conversion/prelaunch: once per lead and funnel, and only while the funnel
+     * is in pre-launch (the page sends it when its data says isPreLaunch); otherwise refused (409).
+     */
     async prelaunch(input: TokenRequest, context: RequestContext): Promise<TrackAck> {
-      const lead = await leadOnPage(input.token);
-      if (!lead) return UNKNOWN_TOKEN;
+      const { refused, lead } = await leadOnPage(input.token);
+      if (refused) return refused;
+      const settings = await conversions.funnelSettings(lead.funnelId);
+      if (settings === undefined || !readJson(PreLaunchSetting, settings).isPreLaunch)
+        return NOT_IN_PRELAUNCH;
       await record(lead, 'PRELAUNCH', lead.funnelId, context, { complete: false, moveTo: null });
       return OK;
     },
 
-    /** POST /funnel/lead/ip: the address the browser reports for itself. */
-    async leadIp(input: { token: string; ip: string }): Promise<SuccessAnswer> {
-      if (isIP(input.ip) === 0) return { success: false, message: 'INVALID_IP' };
-      const lead = await leads.identify(input.token);
-      if (!lead) return { success: false, message: VisitorMessage.unknownToken };
-      await conversions.setLeadIp(lead.leadId, input.ip, now());
+    /**
+     * POST /funnel/lead/ip: the lead's last address. The one stored is the address the server sees
+     * (the connection's, or the client's as a trusted proxy names it); the browser's `ip` is still
+     * checked to be an address, so the answers stay as they were, and never stored: anyone can send any.
+     */
+    async leadIp(
+      input: { token: string; ip: string },
+      context: Pick<RequestContext, 'ip'>,
+    ): Promise<SuccessAnswer> {
+      if (isIP(input.ip) === 0 || isIP(context.ip) === 0) return { success: false, message: 'INVALID_IP' };
+      const { refused, lead } = await leads.identify(input.token);
+      if (refused !== null) return { success: false, message: refused };
+      await conversions.setLeadIp(lead.leadId, context.ip, now());
       return { success: true };
     },
   };

@@ -86,12 +86,21 @@ const LPI_FUNNEL: FunnelPlan = {
   leads: ['Diego', 'Elena'],
 };
 
+/** The demo accounts' contact address for their legal pages. */
+export const DEMO_CONTACT_EMAIL = 'hola@demo.example.com';
+
 const ACCOUNTS: { slug: string; name: string; settings?: Account['settings']; funnels: FunnelPlan[] }[] = [
-  { slug: 'demo', name: 'Demo', funnels: [VSL_FUNNEL, LPI_FUNNEL] },
+  {
+    slug: 'demo',
+    name: 'Demo',
+    // The legal pages name an address to write to (example.com is reserved for examples: RFC 2606).
+    settings: { lpiButtonBgColor: null, contactEmail: DEMO_CONTACT_EMAIL },
+    funnels: [VSL_FUNNEL, LPI_FUNNEL],
+  },
   {
     slug: 'enigma',
     name: 'Enigma',
-    settings: { lpiButtonBgColor: '#25d366', contactEmail: null },
+    settings: { lpiButtonBgColor: '#25d366', contactEmail: DEMO_CONTACT_EMAIL },
     funnels: [
       { ...LPI_FUNNEL, funnel: { ...LPI_FUNNEL.funnel, name: 'Enigma WhatsApp' }, leads: ['Fernanda'] },
     ],

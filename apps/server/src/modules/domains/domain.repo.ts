@@ -14,6 +14,17 @@ export function createDomainRepo(db: Db) {
     },
     findById: (id: string) => db.selectFrom('domains').selectAll().where('id', '=', id).executeTakeFirst(),
     findByHost: async (host: string) => (await byHost({ host }))[0],
+    /** Whether the host belongs to an account that may serve pages (an active subscription). */
+    async isActiveHost(host: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('domains')
+        .innerJoin('accounts', 'accounts.id', 'domains.accountId')
+        .select('domains.id')
+        .where('domains.host', '=', host)
+        .where('accounts.subscriptionStatus', '=', 'active')
+        .executeTakeFirst();
+      return row !== undefined;
+    },
     listByAccount: (accountId: string) =>
       db.selectFrom('domains').selectAll().where('accountId', '=', accountId).orderBy('host').execute(),
     async delete(id: string): Promise<void> {

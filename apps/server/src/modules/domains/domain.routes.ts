@@ -1,6 +1,7 @@
 import { Domain, DomainCreate, IdParams } from '@embudo/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { forbidden } from '../../lib/http-errors';
 import { ownerOf } from '../auth/owner-auth';
 import type { DomainService } from './domain.service';
 
@@ -21,12 +22,22 @@ export const domainRoutes: FastifyPluginAsyncZod<{ domains: DomainService }> = a
   return Promise.resolve();
 };
 
-/** Public: the `ask` endpoint of Caddy's on-demand TLS, so certificates are issued only for our hosts. */
+/** A loopback address, as the socket names it (IPv4, IPv6, or IPv4 mapped into IPv6). */
+const isLoopback = (address: string | undefined) =>
+  address !== undefined && (/^(::ffff:)?127\./.test(address) || address === '::1');
+
+/**
+ * The `ask` endpoint of Caddy's on-demand TLS, so certificates are issued only for our hosts. Only for
+ * the TLS front on this machine: the socket's own address decides (never X-Forwarded-For), so nobody
+ * else can use it to learn which hosts are connected.
+ */
 export const tlsAskRoute: FastifyPluginAsyncZod<{ domains: DomainService }> = async (app, { domains }) => {
   app.get(
     '/tls/ask',
     { schema: { tags: ['operator'], querystring: z.strictObject({ domain: z.string().max(253) }) } },
     async (req, reply) => {
+      if (!isLoopback(req.socket.remoteAddress))
+        throw forbidden('only the TLS front on this machine may ask');
       const served = await domains.isServed(req.query.domain.toLowerCase());
       return reply.status(served ? 200 : 404).send({ served });
     },

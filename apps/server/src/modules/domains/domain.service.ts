@@ -1,5 +1,5 @@
 import type { Account, Domain, DomainCreate } from '@embudo/contracts';
-import { badRequest, conflict } from '../../lib/http-errors';
+import { conflict } from '../../lib/http-errors';
 import { toIso } from '../../lib/json';
 import { newId } from '../../lib/tokens';
 import { requireOwned } from '../auth/permissions';
@@ -24,20 +24,18 @@ export function createDomainService({ domains, baseDomains, now = Date.now }: Do
     },
 
     async create(owner: Pick<Account, 'id'>, input: DomainCreate): Promise<Domain> {
-      if (baseDomains.includes(input.host)) throw badRequest(`${input.host} is a base domain of this server`);
+      // A host this server uses and one another account holds get the same answer: which hosts other
+      // accounts have connected is not this owner's to learn.
+      const unavailable = () => conflict(`${input.host} cannot be connected to this account`);
+      if (baseDomains.includes(input.host)) throw unavailable();
       const taken = await domains.findByHost(input.host);
       if (taken)
-        throw conflict(
-          taken.accountId === owner.id
-            ? `${input.host} is already yours`
-            : `${input.host} is connected to another account`,
-        );
+        throw taken.accountId === owner.id ? conflict(`${input.host} is already yours`) : unavailable();
       const row: DomainRow = { id: newId(), accountId: owner.id, host: input.host, createdAt: now() };
       try {
         await domains.insert(row);
       } catch (error) {
-        if (await domains.findByHost(input.host))
-          throw conflict(`${input.host} was connected at the same moment`);
+        if (await domains.findByHost(input.host)) throw unavailable();
         throw error;
       }
       return toDomain(row);
@@ -48,9 +46,12 @@ export function createDomainService({ domains, baseDomains, now = Date.now }: Do
       await domains.delete(id);
     },
 
-    /** For a TLS front (Caddy on-demand TLS): does this host belong to an account? */
+    /**
+     * For a TLS front (Caddy on-demand TLS): does this host serve pages? A base domain, or a custom
+     * domain of an active account. (Proof that the owner holds the domain comes with DNS verification.)
+     */
     async isServed(host: string): Promise<boolean> {
-      return baseDomains.includes(host) || (await domains.findByHost(host)) !== undefined;
+      return baseDomains.includes(host) || (await domains.isActiveHost(host));
     },
   };
 }

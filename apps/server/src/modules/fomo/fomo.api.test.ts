@@ -29,15 +29,21 @@ describe.each(TEST_DIALECTS)('visitor FOMO API on %s', (dialect) => {
       ...(body === undefined ? {} : { body }),
     });
 
+  /** The page of an offer: only there does the offer event count (issue 16, item 7). */
+  const OFFER_PAGE = { buttonAction: 'OFFERT', buttonUrl: 'https://pay.example.com/checkout' } as const;
+
   /** A new funnel of the demo owner with one video page, so that leads can convert on it. */
-  async function newFunnel(settings: Record<string, unknown> = {}): Promise<{ funnel: Funnel; page: Page }> {
+  async function newFunnel(
+    settings: Record<string, unknown> = {},
+    pageFields: Record<string, unknown> = {},
+  ): Promise<{ funnel: Funnel; page: Page }> {
     const created = await owner('POST', '/funnels', {
       name: `FOMO ${Math.random().toString(36).slice(2)}`,
       ...settings,
     });
     expect(created.status, created.text).toBe(201);
     const funnel = read(Funnel, created);
-    const page = await owner('POST', `/funnels/${funnel.id}/pages`, { headline: 'Clase 1' });
+    const page = await owner('POST', `/funnels/${funnel.id}/pages`, { headline: 'Clase 1', ...pageFields });
     expect(page.status, page.text).toBe(201);
     return { funnel, page: read(Page, page) };
   }
@@ -183,7 +189,7 @@ describe.each(TEST_DIALECTS)('visitor FOMO API on %s', (dialect) => {
     { language: 'en', site: 'OFFERT', template: '{name} just bought' },
     { language: 'es', site: 'LPI', template: '{name} se unió al grupo' },
   ] as const)('speaks the funnel’s language ($language, $site)', async ({ language, site, template }) => {
-    const { funnel, page } = await newFunnel({ language });
+    const { funnel, page } = await newFunnel({ language }, site === 'OFFERT' ? OFFER_PAGE : {});
     const key = { LPI: 'lpi', VIDEO: 'video', OFFERT: 'offert' }[site];
     await patchFunnel(funnel.id, {
       isFomoOn: true,
@@ -213,7 +219,7 @@ describe.each(TEST_DIALECTS)('visitor FOMO API on %s', (dialect) => {
   );
 
   it('shows one popup per person, and "just bought" only for people who used the offer', async () => {
-    const { funnel, page } = await newFunnel({ language: 'en' });
+    const { funnel, page } = await newFunnel({ language: 'en' }, OFFER_PAGE);
     await patchFunnel(funnel.id, {
       isFomoOn: true,
       fomo: { offert: { fomoApplied: true }, video: { fomoApplied: true }, source: 'conversions' },

@@ -18,8 +18,30 @@ export function createFunnelRepo(db: Db) {
       );
   const byId = reusableQuery(db, ['id'], ({ id }) => withPageCount().where('funnels.id', '=', id));
   return {
-    async insert(row: FunnelRow): Promise<void> {
-      await db.insertInto('funnels').values(row).execute();
+    /**
+     * Inserts a funnel if `guard`, told how many funnels its account has, lets it: in one transaction
+     * with the account's row locked (PostgreSQL: a second writer waits; SQLite writes one at a time),
+     * so that two creations at once cannot both pass a limit. A guard that throws writes nothing.
+     */
+    async insert(row: FunnelRow, guard?: (funnelsOfAccount: number) => void): Promise<void> {
+      if (!guard) {
+        await db.insertInto('funnels').values(row).execute();
+        return;
+      }
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('accounts')
+          .set((eb) => ({ slug: eb.ref('slug') }))
+          .where('id', '=', row.accountId)
+          .execute();
+        const counted = await trx
+          .selectFrom('funnels')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('accountId', '=', row.accountId)
+          .executeTakeFirst();
+        guard(Number(counted?.n ?? 0));
+        await trx.insertInto('funnels').values(row).execute();
+      });
     },
     findById: async (id: string) => (await byId({ id }))[0],
     listByAccount: (accountId: string) =>

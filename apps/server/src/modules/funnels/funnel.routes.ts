@@ -11,7 +11,16 @@ export const funnelRoutes: FastifyPluginAsyncZod<{ funnels: FunnelService }> = a
   );
   app.post(
     '/funnels',
-    { schema: { tags, body: FunnelCreate, response: { 201: Funnel } } },
+    {
+      schema: {
+        tags,
+        description:
+          `Creates a funnel. An account has at most ${funnels.limits.funnelsPerAccount} funnels ` +
+          '(MAX_FUNNELS_PER_ACCOUNT); one more is a 409 naming the limit.',
+        body: FunnelCreate,
+        response: { 201: Funnel },
+      },
+    },
     async (req, reply) => reply.status(201).send(await funnels.create(ownerOf(req), req.body)),
   );
   app.get('/funnels/:id', { schema: { tags, params: IdParams, response: { 200: Funnel } } }, (req) =>

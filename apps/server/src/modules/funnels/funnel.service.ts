@@ -1,5 +1,6 @@
 import {
   FUNNEL_DEFAULTS,
+  OWNER_LIMIT_DEFAULTS,
   FunnelSettings,
   PixelSettingsInput,
   type Account,
@@ -8,6 +9,7 @@ import {
   type FunnelUpdate,
 } from '@embudo/contracts';
 import type { z } from 'zod';
+import { conflict } from '../../lib/http-errors';
 import { readJson, toIso } from '../../lib/json';
 import { newId } from '../../lib/tokens';
 import { requireOwned } from '../auth/permissions';
@@ -67,10 +69,16 @@ function storedSettings(settings: FunnelSettings): string {
 
 export interface FunnelServiceDeps {
   funnels: FunnelRepo;
+  /** How many funnels an account may have (MAX_FUNNELS_PER_ACCOUNT). */
+  limits?: { funnelsPerAccount: number };
   now?: () => number;
 }
 
-export function createFunnelService({ funnels, now = Date.now }: FunnelServiceDeps) {
+export function createFunnelService({
+  funnels,
+  limits = OWNER_LIMIT_DEFAULTS,
+  now = Date.now,
+}: FunnelServiceDeps) {
   async function load(owner: Pick<Account, 'id'>, id: string): Promise<FunnelRecord> {
     const row = await funnels.findById(id);
     return requireOwned(owner, row ? toFunnelRecord(row) : undefined, 'funnel');
@@ -78,6 +86,7 @@ export function createFunnelService({ funnels, now = Date.now }: FunnelServiceDe
 
   return {
     load,
+    limits,
 
     async get(owner: Pick<Account, 'id'>, id: string): Promise<Funnel> {
       return toFunnel(await load(owner, id));
@@ -98,17 +107,26 @@ export function createFunnelService({ funnels, now = Date.now }: FunnelServiceDe
       const pixel: StoredPixel = { ...NO_PIXEL, ...input.pixel };
       const at = now();
       const id = newId();
-      await funnels.insert({
-        id,
-        accountId: owner.id,
-        name: settings.name,
-        typeFunnel: settings.typeFunnel,
-        language: settings.language,
-        settings: storedSettings(settings),
-        pixel: JSON.stringify(pixel),
-        createdAt: at,
-        updatedAt: at,
-      });
+      await funnels.insert(
+        {
+          id,
+          accountId: owner.id,
+          name: settings.name,
+          typeFunnel: settings.typeFunnel,
+          language: settings.language,
+          settings: storedSettings(settings),
+          pixel: JSON.stringify(pixel),
+          createdAt: at,
+          updatedAt: at,
+        },
+        (existing) => {
+          if (existing >= limits.funnelsPerAccount) {
+            throw conflict(
+              `an account has at most ${limits.funnelsPerAccount} funnels (MAX_FUNNELS_PER_ACCOUNT)`,
+            );
+          }
+        },
+      );
       return toFunnel(await load(owner, id));
     },
 

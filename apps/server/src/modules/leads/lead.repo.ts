@@ -11,15 +11,7 @@ export function createLeadRepo(db: Db) {
   const byTokenHash = reusableQuery(db, ['tokenHash'], ({ tokenHash }) =>
     db.selectFrom('leads').selectAll().where('tokenHash', '=', tokenHash),
   );
-  const identityByTokenHash = reusableQuery(db, ['tokenHash'], ({ tokenHash }) =>
-    db
-      .selectFrom('leads')
-      .select(['id', 'accountId', 'funnelId', 'name', 'currentPageId'])
-      .where('tokenHash', '=', tokenHash),
-  );
   return {
-    /** Who a token names and where they are, without the rest of the row (read for every event). */
-    findIdentityByTokenHash: async (tokenHash: string) => (await identityByTokenHash({ tokenHash }))[0],
     /** Inserts all the leads in one transaction: an import lands whole or not at all. */
     async insertMany(rows: LeadRow[]): Promise<void> {
       await db.transaction().execute(async (trx) => {

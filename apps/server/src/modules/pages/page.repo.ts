@@ -1,9 +1,38 @@
 import { reusableQuery } from '../../db/reusable-query';
 import type { Db } from '../../db';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import type { Dialect } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 
 export type PageRow = Database['pages'];
+
+/**
+ * A page's free text, which a funnel's content limit counts: its rich text, and the links and video
+ * fields an owner types (the content column's keys).
+ */
+export const PAGE_TEXT_FIELDS = [
+  'topline',
+  'headline',
+  'subheadline',
+  'buttonCopy',
+  'buttonUrl',
+  'bgImageUrl',
+  'videoId',
+  'videoLibrary',
+  'videoUrl',
+] as const;
+
+/** A funnel's other pages, as a save's limits see them: how many, and their free text in characters. */
+export interface OtherPages {
+  count: number;
+  textChars: number;
+}
+
+/**
+ * Checks a save against the funnel's other pages, inside the save's transaction with the funnel
+ * locked; it throws to refuse the save, and then nothing is written.
+ */
+export type PageSaveGuard = (others: OtherPages) => void;
 
 /**
  * Serialises changes to one funnel's page order. Touching the funnel row takes its row lock on
@@ -17,7 +46,31 @@ async function lockFunnel(trx: Transaction<Database>, funnelId: string): Promise
     .execute();
 }
 
-export function createPageRepo(db: Db) {
+/**
+ * The funnel's pages but `exceptId`: how many, and the characters of their free text, counted by the
+ * database in the stored JSON (one parse per row, none in JavaScript).
+ */
+async function otherPages(
+  trx: Transaction<Database>,
+  dialect: Dialect,
+  funnelId: string,
+  exceptId: string,
+): Promise<OtherPages> {
+  const keys = sql.join(PAGE_TEXT_FIELDS.map((field) => sql.lit(field)));
+  const fields =
+    dialect === 'postgres'
+      ? sql`cross join lateral jsonb_each_text(p.content::jsonb) as f(key, value)`
+      : sql`, json_each(p.content) as f`;
+  const { rows } = await sql<{ n: number | string | null; chars: number | string | null }>`
+    select
+      (select count(*) from pages where funnel_id = ${funnelId} and id <> ${exceptId}) as n,
+      (select sum(length(f.value)) from pages as p ${fields}
+        where p.funnel_id = ${funnelId} and p.id <> ${exceptId} and f.key in (${keys})) as chars
+  `.execute(trx);
+  return { count: Number(rows[0]?.n ?? 0), textChars: Number(rows[0]?.chars ?? 0) };
+}
+
+export function createPageRepo(db: Db, dialect: Dialect) {
   /** A page with the account that owns it, for permission checks. */
   const withOwner = () =>
     db
@@ -42,10 +95,11 @@ export function createPageRepo(db: Db) {
     findFirstRef: async (funnelId: string) => (await firstRef({ funnelId }))[0],
     findById: async (id: string) => (await byId({ id }))[0],
     listByFunnel: (funnelId: string) => byFunnel({ funnelId }),
-    /** Appends the page after the funnel's last one, in one transaction. */
-    async append(row: Omit<PageRow, 'position'>): Promise<number> {
+    /** Appends the page after the funnel's last one, in one transaction, if `guard` lets it. */
+    async append(row: Omit<PageRow, 'position'>, guard?: PageSaveGuard): Promise<number> {
       return db.transaction().execute(async (trx) => {
         await lockFunnel(trx, row.funnelId);
+        if (guard) guard(await otherPages(trx, dialect, row.funnelId, row.id));
         const last = await trx
           .selectFrom('pages')
           .select((eb) => eb.fn.max('position').as('max'))
@@ -59,11 +113,21 @@ export function createPageRepo(db: Db) {
         return position;
       });
     },
+    /** Changes a page; with a guard, in one transaction with its funnel locked, if the guard lets it. */
     async update(
-      id: string,
+      page: Pick<PageRow, 'id' | 'funnelId'>,
       values: Partial<Pick<PageRow, 'layout' | 'buttonAction' | 'content' | 'updatedAt'>>,
+      guard?: PageSaveGuard,
     ): Promise<void> {
-      await db.updateTable('pages').set(values).where('id', '=', id).execute();
+      if (!guard) {
+        await db.updateTable('pages').set(values).where('id', '=', page.id).execute();
+        return;
+      }
+      await db.transaction().execute(async (trx) => {
+        await lockFunnel(trx, page.funnelId);
+        guard(await otherPages(trx, dialect, page.funnelId, page.id));
+        await trx.updateTable('pages').set(values).where('id', '=', page.id).execute();
+      });
     },
     /** Deletes a page and closes the gap, keeping positions 0..n-1 (and unique at every step). */
     async delete(page: Pick<PageRow, 'id' | 'funnelId' | 'position'>): Promise<void> {

@@ -277,12 +277,19 @@ describe.each(TEST_DIALECTS)('pixel conversions through a 30-hour outage of Meta
     const convert = async (hour: number, perPixel: number) => {
       for (const pixel of PIXELS) {
         const funnelId = funnelOf.get(pixel.key) ?? '';
+        const owner = owners[pixel.account] ?? expect.unreachable('no owner');
         for (let i = 0; i < perPixel; i++) {
           const eventId = `outage-${dialect}-h${hour}-${pixel.key}-${String(i).padStart(2, '0')}`;
-          const eventName = i % 3 === 0 ? 'Purchase' : 'Lead';
-          const source = `https://shop${pixel.account}.example.com/obrigado?h=${hour}&i=${i}`;
+          // Each conversion is a lead's click on its WhatsApp landing: a Lead.
+          const eventName = 'Lead';
+          const { token } = await app.services.leads.create(owner, funnelId, { name: `Lead ${eventId}` });
+          const source = `https://shop${pixel.account}.example.com/obrigado-${hour}-${i}`;
           const answer = await api(app, 'POST', '/api/funnel/track/pixel', {
-            body: { idFunnel: funnelId, eventData: { eventName, eventId, eventSource: source } },
+            body: {
+              idFunnel: funnelId,
+              token,
+              eventData: { eventName, eventId, eventSource: `${source}/${token}` },
+            },
             headers: { 'user-agent': USER_AGENT },
           });
           expect(answer.status, answer.text).toBe(200);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '../../../test/databases';
-import { useServices } from '../../../test/fixtures';
+import { newAccount, newFunnel, useServices } from '../../../test/fixtures';
 import { openDatabase, type DatabaseHandle } from '../../db';
 import { createPixelRepo } from './pixel.repo';
 
@@ -139,6 +139,106 @@ describe.each(TEST_DIALECTS)('pixel outbox on %s', (dialect) => {
     expect(claimed.length).toBe(ids.length);
     expect(new Set(claimed).size).toBe(ids.length);
     expect([...claimed].sort()).toEqual(ids);
+  });
+
+  it('keeps each lead within its limit when its calls race on two connections', async () => {
+    const mine = createPixelRepo(t.db, dialect);
+    const theirs = createPixelRepo(other?.db ?? t.db, dialect);
+    const owner = await newAccount(t.services);
+    const { funnel } = await newFunnel(t.services, owner);
+    const leads = await t.services.leads.import(
+      owner,
+      funnel.id,
+      Array.from({ length: 8 }, (_, i) => ({ name: `Lead ${String(i)}` })),
+    );
+    const leadIds = leads.leads.map((created) => created.lead.id);
+    const event = (leadId: string, i: number, createdAt = T0) => ({
+      ...row(`repo-limit-${leadId}-${String(i)}`, funnel.id, createdAt),
+      accountId: owner.id,
+      leadId,
+      eventName: 'Lead',
+    });
+    const limit = { since: T0 - 1, max: 3 };
+    // Every lead's calls at once, each lead's alternating between the two connections.
+    const outcomes = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        leadIds.map((leadId, j) => (i % 2 === j % 2 ? mine : theirs).enqueueForLead(event(leadId, i), limit)),
+      ).flat(),
+    );
+    expect(outcomes.filter((o) => o === 'queued')).toHaveLength(3 * leadIds.length);
+    expect(outcomes.filter((o) => o === 'limited')).toHaveLength(13 * leadIds.length);
+    const stored = await mine.listByFunnel(funnel.id);
+    for (const leadId of leadIds) expect(stored.filter((r) => r.leadId === leadId)).toHaveLength(3);
+    expect(new Set(stored.map((r) => r.eventName))).toEqual(new Set(['Lead']));
+    expect(await mine.enqueueForLead(event(leadIds[0] ?? '', 99), limit)).toBe('limited');
+  });
+
+  // SQLite runs the counting insert whole under its one writer's lock; PostgreSQL needs the lead's row.
+  it.skipIf(dialect !== 'postgres')(
+    'counts the event of a call still in its transaction once that one commits',
+    async () => {
+      const mine = createPixelRepo(t.db, dialect);
+      const owner = await newAccount(t.services);
+      const { funnel } = await newFunnel(t.services, owner);
+      const { lead } = await t.services.leads.create(owner, funnel.id, { name: 'Rosa' });
+      const event = (i: number) => ({
+        ...row(`repo-held-${lead.id}-${String(i)}`, funnel.id),
+        accountId: owner.id,
+        leadId: lead.id,
+        eventName: 'Lead',
+      });
+      const limit = { since: T0 - 1, max: 1 };
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let second: Promise<string> | undefined;
+      // Another process's call, as enqueueForLead makes it: the lead's row locked, then its insert,
+      // and the second call starts before it commits.
+      await (other?.db ?? t.db).transaction().execute(async (trx) => {
+        await trx.selectFrom('leads').select('id').where('id', '=', lead.id).forNoKeyUpdate().execute();
+        await trx
+          .insertInto('pixelOutbox')
+          .values({
+            ...event(1),
+            attempts: 0,
+            nextAttemptAt: T0,
+            deliveredAt: null,
+            droppedAt: null,
+            lastError: null,
+          })
+          .execute();
+        second = mine.enqueueForLead(event(2), limit);
+        setTimeout(release, 300);
+        await held;
+      });
+      expect(await second).toBe('limited');
+      expect((await mine.listByFunnel(funnel.id)).map((r) => r.eventId)).toEqual([event(1).eventId]);
+    },
+  );
+
+  it('answers a retry of a stored event as stored, counts only events after `since`, and each name apart', async () => {
+    const repo = createPixelRepo(t.db, dialect);
+    const owner = await newAccount(t.services);
+    const { funnel } = await newFunnel(t.services, owner);
+    const { lead } = await t.services.leads.create(owner, funnel.id, { name: 'Rosa' });
+    const event = (i: number, createdAt: number, eventName = 'Lead') => ({
+      ...row(`repo-window-${lead.id}-${String(i)}`, funnel.id, createdAt),
+      accountId: owner.id,
+      leadId: lead.id,
+      eventName,
+    });
+    const limit = { since: T0, max: 2 };
+    expect(await repo.enqueueForLead(event(1, T0), limit)).toBe('queued');
+    expect(await repo.enqueueForLead(event(2, T0 + 1), limit)).toBe('queued');
+    expect(await repo.enqueueForLead(event(3, T0 + 2), limit)).toBe('queued');
+    expect(await repo.enqueueForLead(event(4, T0 + 3), limit)).toBe('limited');
+    expect(await repo.enqueueForLead(event(2, T0 + 4), limit)).toBe('stored');
+    expect(await repo.enqueueForLead(event(5, T0 + 5, 'Other'), limit)).toBe('queued');
+    expect(await repo.enqueueForLead(event(6, T0 + 6), { since: T0 + 1, max: 2 })).toBe('queued');
+    expect((await repo.listByFunnel(funnel.id)).map((r) => r.eventId)).toEqual(
+      [1, 2, 3, 5, 6].map((i) => `repo-window-${lead.id}-${String(i)}`),
+    );
   });
 
   it('counts rows by state', async () => {

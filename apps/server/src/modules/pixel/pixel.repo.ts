@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { Db } from '../../db';
 import type { Dialect } from '../../db/dialect';
 import type { Database } from '../../db/schema';
@@ -16,6 +16,22 @@ export interface PixelOutboxInsert {
   nextAttemptAt?: number;
 }
 
+/** A lead's event: counted against what the lead may queue. */
+export interface LeadEventInsert extends PixelOutboxInsert {
+  leadId: string;
+  eventName: string;
+}
+
+/** At most `max` events of one name per lead created after `since`. */
+export interface LeadEventLimit {
+  since: number;
+  max: number;
+}
+
+/** What became of a lead's event: queued now, stored already (a retry), or over the lead's limit. */
+export type LeadEventOutcome = 'queued' | 'stored' | 'limited';
+
+/** The lead a visitor token names, as far as the pixel needs it. */
 export interface PixelOutboxCounts {
   total: number;
   pending: number;
@@ -43,6 +59,8 @@ export function createPixelRepo(db: Db, dialect: Dialect) {
           eventId: row.eventId,
           accountId: row.accountId,
           funnelId: row.funnelId,
+          leadId: null,
+          eventName: null,
           payload: row.payload,
           attempts: 0,
           nextAttemptAt: row.nextAttemptAt ?? row.createdAt,
@@ -54,6 +72,50 @@ export function createPixelRepo(db: Db, dialect: Dialect) {
         .onConflict((oc) => oc.column('eventId').doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    },
+
+    /** The lead whose token hashes to this, if any: a pixel call must come from a lead of the funnel. */
+    /**
+     * Stores a lead's event unless the lead already has `limit.max` events of that name created after
+     * `limit.since`; a retried call with the same event id stores nothing more. One statement counts
+     * and inserts: SQLite runs it whole under its one writer's lock. On PostgreSQL two such statements
+     * could both count before either inserts, so the lead's row is locked first, in a transaction:
+     * calls of one lead count one after the other (calls of different leads do not wait on each
+     * other), and the insert, a new statement, counts what the call before it committed.
+     */
+    async enqueueForLead(row: LeadEventInsert, limit: LeadEventLimit): Promise<LeadEventOutcome> {
+      const insert = async (q: Kysely<Database>) => {
+        const result = await sql`
+          insert into pixel_outbox
+            (event_id, account_id, funnel_id, lead_id, event_name, payload, attempts, next_attempt_at, created_at)
+          select ${row.eventId}, ${row.accountId}, ${row.funnelId}, ${row.leadId}, ${row.eventName},
+            ${row.payload}, 0, cast(${row.nextAttemptAt ?? row.createdAt} as bigint), cast(${row.createdAt} as bigint)
+          where (
+            select count(*) from pixel_outbox
+            where lead_id = ${row.leadId} and event_name = ${row.eventName} and created_at > ${limit.since}
+          ) < ${limit.max}
+          on conflict (event_id) do nothing`.execute(q);
+        return Number(result.numAffectedRows ?? 0) > 0;
+      };
+      const inserted =
+        dialect === 'postgres'
+          ? await db.transaction().execute(async (trx) => {
+              await trx
+                .selectFrom('leads')
+                .select('id')
+                .where('id', '=', row.leadId)
+                .forNoKeyUpdate()
+                .execute();
+              return insert(trx);
+            })
+          : await insert(db);
+      if (inserted) return 'queued';
+      const stored = await db
+        .selectFrom('pixelOutbox')
+        .select('id')
+        .where('eventId', '=', row.eventId)
+        .executeTakeFirst();
+      return stored ? 'stored' : 'limited';
     },
 
     /**

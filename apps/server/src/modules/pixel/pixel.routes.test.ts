@@ -7,6 +7,7 @@ import { newAccount, newFunnel, useServices } from '../../../test/fixtures';
 import { ServerEvent } from './meta-capi';
 import { createPixelRepo } from './pixel.repo';
 import { pixelRoutes } from './pixel.routes';
+import { createLeadContext } from '../tracking/lead-context';
 import { createPixelService } from './pixel.service';
 
 const PIXEL = { pixelId: '1234567890', accessToken: 'EAAB-access-token-1', testEventCode: null };
@@ -20,6 +21,7 @@ describe.each(TEST_DIALECTS)('pixel routes on %s', (dialect) => {
     const pixel = createPixelService({
       pixels: createPixelRepo(t.db, dialect),
       funnels: t.services.repos.funnels,
+      leads: createLeadContext(t.services.repos),
     });
     const server = Fastify();
     server.setValidatorCompiler(validatorCompiler);
@@ -43,13 +45,14 @@ describe.each(TEST_DIALECTS)('pixel routes on %s', (dialect) => {
   it('answers on /api/funnel/track/pixel and /funnel/track/pixel and stores each event', async () => {
     const owner = await newAccount(t.services);
     const { funnel } = await newFunnel(t.services, owner, { funnel: { name: 'Routes', pixel: PIXEL } });
+    const { token } = await t.services.leads.create(owner, funnel.id, { name: 'Rosa' });
     for (const [path, eventId] of [
       ['/api/funnel/track/pixel', 'route-event-api'],
       ['/funnel/track/pixel', 'route-event-bare'],
     ] as const) {
       const response = await post(
         path,
-        { idFunnel: funnel.id, eventData: { eventId, eventSource: 'https://acme.example.com/' } },
+        { idFunnel: funnel.id, token, eventData: { eventId, eventSource: 'https://acme.example.com/' } },
         { 'user-agent': 'RouteTest/1.0' },
       );
       expect(response.status, path).toBe(200);
@@ -68,16 +71,35 @@ describe.each(TEST_DIALECTS)('pixel routes on %s', (dialect) => {
   it('answers PIXEL_NOT_CONFIGURED for a funnel without a pixel', async () => {
     const owner = await newAccount(t.services);
     const { funnel } = await newFunnel(t.services, owner);
-    const response = await post('/api/funnel/track/pixel', { idFunnel: funnel.id, eventData: {} });
+    const { token } = await t.services.leads.create(owner, funnel.id, { name: 'Rosa' });
+    const response = await post('/api/funnel/track/pixel', { idFunnel: funnel.id, token, eventData: {} });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ success: false, message: 'PIXEL_NOT_CONFIGURED' });
   });
 
+  it('answers 404 in the visitor envelope for a token that names no lead of the funnel', async () => {
+    const owner = await newAccount(t.services);
+    const { funnel } = await newFunnel(t.services, owner, { funnel: { name: 'Routes', pixel: PIXEL } });
+    const { funnel: other } = await newFunnel(t.services, owner, { funnel: { name: 'Other', pixel: PIXEL } });
+    const { token } = await t.services.leads.create(owner, other.id, { name: 'Rosa' });
+    for (const path of ['/api/funnel/track/pixel', '/funnel/track/pixel']) {
+      const response = await post(path, { idFunnel: funnel.id, token, eventData: {} });
+      expect(response.status, path).toBe(404);
+      expect(await response.json()).toEqual({
+        codeResponse: 404,
+        result: false,
+        message: 'DONT_EXIST_TOKEN_OR_URL',
+      });
+    }
+  });
+
   it.each([
     ['no body fields', {}],
-    ['no eventData', { idFunnel: 'x' }],
-    ['a malformed event id', { idFunnel: 'x', eventData: { eventId: 'bad id!' } }],
-    ['a time that is no time', { idFunnel: 'x', eventData: { eventTime: 'yesterday' } }],
+    ['no eventData', { idFunnel: 'x', token: 'x' }],
+    ['no token', { idFunnel: 'x', eventData: {} }],
+    ['an event the pages never send', { idFunnel: 'x', token: 'x', eventData: { eventName: 'Purchase' } }],
+    ['a malformed event id', { idFunnel: 'x', token: 'x', eventData: { eventId: 'bad id!' } }],
+    ['a time that is no time', { idFunnel: 'x', token: 'x', eventData: { eventTime: 'yesterday' } }],
     ['JSON that does not parse', '{"idFunnel":'],
   ])('refuses %s with 400', async (_label, body) => {
     for (const path of ['/api/funnel/track/pixel', '/funnel/track/pixel']) {

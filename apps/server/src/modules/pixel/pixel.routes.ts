@@ -1,5 +1,6 @@
-import { PixelRequest, SuccessAnswer } from '@embudo/contracts';
+import { ConversionAck, PixelRequest, SuccessAnswer } from '@embudo/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { VISITOR_PREFIXES, statusOf } from '../../http/visitor-api';
 import type { PixelService } from './pixel.service';
 
 /** A pixel call is a few hundred bytes; a user agent of 2,000 characters still fits easily. */
@@ -7,22 +8,30 @@ export const PIXEL_BODY_LIMIT = 16 * 1024;
 
 /**
  * POST /api/funnel/track/pixel (spec §7), also answered without /api like every visitor call
- * (DESIGN §5.1); the unprefixed path stays out of the OpenAPI document.
+ * (DESIGN §5.1); the unprefixed path stays out of the OpenAPI document. A done or skipped call is
+ * `{ success }`; a token that names no lead of the funnel is the visitor envelope's 404, and errors
+ * carry the envelope too, as on every visitor call that takes a token.
  */
 export const pixelRoutes: FastifyPluginAsyncZod<{ pixel: PixelService }> = async (app, { pixel }) => {
-  for (const prefix of ['/api', '']) {
+  for (const prefix of VISITOR_PREFIXES) {
     app.post(
       `${prefix}/funnel/track/pixel`,
       {
         bodyLimit: PIXEL_BODY_LIMIT,
+        config: { visitorEnvelope: true },
         schema: {
           tags: ['visitor'],
           hide: prefix === '',
           body: PixelRequest,
-          response: { 200: SuccessAnswer },
+          response: { 200: SuccessAnswer, 403: ConversionAck, 404: ConversionAck },
         },
       },
-      (req) => pixel.record(req.body, { ip: req.ip, userAgent: req.headers['user-agent'] }),
+      async (req, reply) => {
+        const answer = await pixel.record(req.body, { ip: req.ip, userAgent: req.headers['user-agent'] });
+        return 'codeResponse' in answer
+          ? reply.status(statusOf(answer, [200, 403, 404])).send(answer)
+          : answer;
+      },
     );
   }
   return Promise.resolve();

@@ -9,6 +9,7 @@ import { newAccount, newFunnel, useServices } from '../../../test/fixtures';
 import { openDatabase, type DatabaseHandle } from '../../db';
 import { MAX_EVENT_AGE_MS, ServerEvent } from './meta-capi';
 import { createPixelRepo, type PixelRepo } from './pixel.repo';
+import { createLeadContext } from '../tracking/lead-context';
 import { createPixelService, toServerEvent } from './pixel.service';
 import {
   BACKOFF_MAX_MS,
@@ -178,10 +179,14 @@ describe.each(TEST_DIALECTS)('pixel worker on %s', (dialect) => {
         funnel: { name: `Pixel ${pixelId}`, pixel: { pixelId, accessToken, testEventCode } },
       })
     ).funnel;
+  /** A new lead of the funnel: its token, which a pixel call carries. */
+  const leadToken = async (funnelId: string) =>
+    (await t.services.leads.create(theOwner(), funnelId, { name: 'Lead' })).token;
   const serviceAt = (at: () => number) =>
     createPixelService({
       pixels: createPixelRepo(t.db, dialect),
       funnels: t.services.repos.funnels,
+      leads: createLeadContext(t.services.repos),
       now: at,
     });
   const workerWith = (options: Partial<PixelWorkerOptions> & { apiUrl: string }) =>
@@ -213,12 +218,14 @@ describe.each(TEST_DIALECTS)('pixel worker on %s', (dialect) => {
       const eventTime = i % 3 === 0 ? undefined : i % 3 === 1 ? eventMs : new Date(eventMs).toISOString();
       const ip = i % 2 === 1 ? `203.0.113.${i}` : undefined;
       const agent = i % 4 === 0 ? `Agent/${i}` : undefined;
+      const token = await leadToken(funnel.id);
       const call: PixelRequest = {
         idFunnel: funnel.id,
+        token,
         eventData: {
-          eventName: i % 3 === 0 ? 'Lead' : 'ViewContent',
+          eventName: 'Lead',
           eventId,
-          eventSource: `https://acme.example.com/p/${i}?utm_source=fb`,
+          eventSource: `https://acme.example.com/p/${i}/${token}?utm_source=fb`,
           ...(eventTime === undefined ? {} : { eventTime }),
           ...(ip ? { ip } : {}),
           ...(agent ? { agent } : {}),
@@ -233,11 +240,10 @@ describe.each(TEST_DIALECTS)('pixel worker on %s', (dialect) => {
           event_time: Math.floor(eventMs / 1000),
           event_id: eventId,
           action_source: 'website',
-          event_source_url: `https://acme.example.com/p/${i}?utm_source=fb`,
-          user_data: {
-            client_ip_address: ip ?? CONNECTION.ip,
-            client_user_agent: agent ?? CONNECTION.userAgent,
-          },
+          // Without the lead's token and the query (pixel.service.ts).
+          event_source_url: `https://acme.example.com/p/${i}`,
+          // The body's ip and agent are never sent: the connection's are (pixel.service.ts).
+          user_data: { client_ip_address: CONNECTION.ip, client_user_agent: CONNECTION.userAgent },
         },
       });
     }
@@ -252,12 +258,23 @@ describe.each(TEST_DIALECTS)('pixel worker on %s', (dialect) => {
     const old = serviceAt(() => clock - 8 * DAY);
     for (const eventId of [`old-${dialect}-1`, `old-${dialect}-2`]) {
       expect(
-        await old.record({ idFunnel: funnelA.id, eventData: { eventName: 'Lead', eventId } }, CONNECTION),
+        await old.record(
+          {
+            idFunnel: funnelA.id,
+            token: await leadToken(funnelA.id),
+            eventData: { eventName: 'Lead', eventId },
+          },
+          CONNECTION,
+        ),
       ).toEqual({ success: true });
     }
     const orphan = `orphan-${dialect}-1`;
     await service.record(
-      { idFunnel: funnelC.id, eventData: { eventName: 'Lead', eventId: orphan } },
+      {
+        idFunnel: funnelC.id,
+        token: await leadToken(funnelC.id),
+        eventData: { eventName: 'Lead', eventId: orphan },
+      },
       CONNECTION,
     );
     await t.services.funnels.update(theOwner(), funnelC.id, { pixel: { pixelId: null } });
@@ -372,7 +389,7 @@ describe.each(TEST_DIALECTS)('pixel worker on %s', (dialect) => {
     const worker = workerWith({ apiUrl: rx.apiUrl, pixels });
     const eventId = `aging-${dialect}-1`;
     await serviceAt(now).record(
-      { idFunnel: funnel.id, eventData: { eventName: 'Lead', eventId } },
+      { idFunnel: funnel.id, token: await leadToken(funnel.id), eventData: { eventName: 'Lead', eventId } },
       CONNECTION,
     );
     const created = clock;
@@ -396,11 +413,13 @@ describe.each(TEST_DIALECTS)('pixel worker on %s', (dialect) => {
     const pixels = createPixelRepo(t.db, dialect);
     const rows = Array.from({ length: 2300 }, (_, i) => {
       const eventId = `bulk-${dialect}-${String(i).padStart(4, '0')}`;
-      const event = toServerEvent({ eventName: 'Lead', eventId }, CONNECTION, clock);
+      const event = toServerEvent({ eventName: 'Lead', eventId }, CONNECTION, clock, '');
       return {
         eventId,
         accountId: theOwner().id,
         funnelId: funnel.id,
+        leadId: null,
+        eventName: 'Lead',
         payload: JSON.stringify(event),
         attempts: 0,
         nextAttemptAt: clock,
@@ -434,13 +453,24 @@ describe.each(TEST_DIALECTS)('pixel worker on %s', (dialect) => {
       const funnel = await pixelFunnel('6666666666', 'EAAB-token-F');
       const service = serviceAt(now);
       const eventIds = Array.from({ length: 300 }, (_, i) => `race-${dialect}-${String(i).padStart(3, '0')}`);
+      // One lead each: a lead's own events are limited to a few a day.
+      const { leads } = await t.services.leads.import(
+        theOwner(),
+        funnel.id,
+        eventIds.map((eventId) => ({ name: eventId })),
+      );
       for (let i = 0; i < eventIds.length; i += 50) {
         await Promise.all(
-          eventIds
-            .slice(i, i + 50)
-            .map((eventId) =>
-              service.record({ idFunnel: funnel.id, eventData: { eventName: 'Lead', eventId } }, CONNECTION),
+          eventIds.slice(i, i + 50).map((eventId, j) =>
+            service.record(
+              {
+                idFunnel: funnel.id,
+                token: leads[i + j]?.token ?? '',
+                eventData: { eventName: 'Lead', eventId },
+              },
+              CONNECTION,
             ),
+          ),
         );
       }
       const first = workerWith({ apiUrl: rx.apiUrl, batchSize: 20 });
@@ -478,7 +508,7 @@ describe.each(TEST_DIALECTS)('pixel worker on %s', (dialect) => {
       await until(() => timers.scheduled() >= 4);
       const eventId = `loop-${dialect}-1`;
       await serviceAt(now).record(
-        { idFunnel: funnel.id, eventData: { eventName: 'Lead', eventId } },
+        { idFunnel: funnel.id, token: await leadToken(funnel.id), eventData: { eventName: 'Lead', eventId } },
         CONNECTION,
       );
       // The receiver holds its answer for 150 ms: stop while the request is in flight.

@@ -119,6 +119,44 @@ describe('a visitor page’s Content-Security-Policy', () => {
     expect(Object.fromEntries(directives(visitorPagePolicy([source])))).toEqual(OWN);
   });
 
+  it.each([
+    [
+      'an embed whose host carries a directive',
+      video({ hostingVideo: 'EMBED', videoUrl: 'http://x.test;report-uri/' }),
+    ],
+    [
+      'an embed whose host carries a list',
+      video({ hostingVideo: 'EMBED', videoUrl: 'https://a.test,b.test/' }),
+    ],
+    ['a file on the host *', video({ hostingVideo: 'SELF_HOSTED', videoUrl: 'http://*/v.mp4' })],
+    [
+      'a file on a host with a ;',
+      video({ hostingVideo: 'SELF_HOSTED', videoUrl: 'https://x.test;script-src/v.mp4' }),
+    ],
+    [
+      'an embed with a user and password',
+      video({ hostingVideo: 'EMBED', videoUrl: 'https://u:p@videos.example.com/' }),
+    ],
+  ])(
+    'adds nothing for %s (a row saved before hosts were checked): no directive is rewritten',
+    (_name, source) => {
+      const policy = visitorPagePolicy([source]);
+      expect(Object.fromEntries(directives(policy))).toEqual(OWN);
+      expect(policy).not.toMatch(/report-uri\/|\*|script-src\/|,/);
+    },
+  );
+
+  it("never frames this server's own pages: their sandbox would not hold", () => {
+    const own = video({ hostingVideo: 'EMBED', videoUrl: 'http://localhost:3000/demo/other-lead' });
+    expect(directives(visitorPagePolicy([own], ['localhost', '127.0.0.1'])).get('frame-src')).toEqual([
+      "'none'",
+    ]);
+    // Another host is still framed.
+    expect(directives(visitorPagePolicy([EMBED], ['localhost'])).get('frame-src')).toEqual([
+      'https://videos.example.com',
+    ]);
+  });
+
   it('never allows inline or evaluated script', () => {
     const policy = directives(visitorPagePolicy([VIMEO, PANDA, VTURB, EMBED, SELF_HOSTED_CDN]));
     const scripts = policy.get('script-src') ?? [];

@@ -1,4 +1,4 @@
-import { videoAllowance, type VideoSource } from '@embudo/contracts';
+import { embedUrl, videoAllowance, type VideoSource } from '@embudo/contracts';
 
 /** Where browsers send the reports of a visitor page's policy (the route in csp-report.routes.ts). */
 export const CSP_REPORT_PATH = '/api/csp-report';
@@ -14,6 +14,9 @@ export type PageVideo = Omit<VideoSource, 'hostingVideo'> & {
   hostingVideo: VideoSource['hostingVideo'] | null;
 };
 
+const isOwnHost = (url: URL | null, ownHosts: readonly string[]) =>
+  url !== null && ownHosts.includes(url.hostname.toLowerCase());
+
 const unique = (sources: readonly string[]) => [...new Set(sources)];
 const list = (sources: readonly string[]) => (sources.length > 0 ? sources.join(' ') : "'none'");
 
@@ -22,14 +25,18 @@ const list = (sources: readonly string[]) => (sources.length > 0 ? sources.join(
  * server; frames, media and fetches only from this server and the video providers of the funnel's
  * pages (a lead moves from page to page without reloading the document, so the policy covers them
  * all). Images may come from any web address, as owners' backgrounds and rich text do. No other site
- * may frame the page, and there is no <base>, form, plugin or inline script.
+ * may frame the page, and there is no <base>, form, plugin or inline script. `ownHosts` are this
+ * server's own (base) hosts, which no embedded player may be.
  */
-export function visitorPagePolicy(videos: readonly PageVideo[]): string {
+export function visitorPagePolicy(videos: readonly PageVideo[], ownHosts: readonly string[] = []): string {
   const frames: string[] = [];
   const scripts: string[] = [];
   const media: string[] = [];
   for (const video of videos) {
     if (video.hostingVideo === null) continue;
+    // A frame of this server's own pages would be same-origin with the lead's page, and its sandbox
+    // (allow-scripts allow-same-origin) no sandbox at all: never allowed.
+    if (video.hostingVideo === 'EMBED' && isOwnHost(embedUrl(video.videoUrl), ownHosts)) continue;
     const allowance = videoAllowance({ ...video, hostingVideo: video.hostingVideo });
     frames.push(...allowance.frames);
     scripts.push(...allowance.scripts);

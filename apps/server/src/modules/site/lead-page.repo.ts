@@ -62,7 +62,13 @@ export function createLeadPageRepo(db: Db) {
       ])
       .where('leads.tokenHash', '=', tokenHash),
   );
+  const versionOf = reusableQuery(db, ['funnelId'], ({ funnelId }) =>
+    db.selectFrom('contentVersions').select('version').where('funnelId', '=', funnelId),
+  );
   return {
+    /** A funnel's content version (0 when it has none yet): its content is unchanged while it holds. */
+    contentVersion: async (funnelId: string): Promise<number> =>
+      (await versionOf({ funnelId }))[0]?.version ?? 0,
     /** The lead a token hash names, with its account, its funnel's content version and its progress. */
     async findByTokenHash(tokenHash: string): Promise<LeadPage | undefined> {
       const [row] = await byTokenHash({ tokenHash });

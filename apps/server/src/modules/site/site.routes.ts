@@ -83,14 +83,16 @@ export const visitorPageRoutes: FastifyPluginAsyncZod<{
   baseDomains: readonly string[];
   assets: WebAssets;
   cspMode: CspMode;
-}> = async (app, { site, baseDomains, assets, cspMode }) => {
+  /** The operator's contact address, for legal pages no account's address applies to. */
+  providerEmail: string | null;
+}> = async (app, { site, baseDomains, assets, cspMode, providerEmail }) => {
   const cspHeader = cspHeaderName(cspMode);
   // A funnel's policy is written once per read of its pages (the site service keeps that read).
   const policies = new WeakMap<readonly PageRecord[], string>();
   const policyOf = (pages: readonly PageRecord[]) => {
     let policy = policies.get(pages);
     if (policy === undefined) {
-      policy = visitorPagePolicy(pages);
+      policy = visitorPagePolicy(pages, baseDomains);
       policies.set(pages, policy);
     }
     return policy;
@@ -116,6 +118,9 @@ export const visitorPageRoutes: FastifyPluginAsyncZod<{
       site: view?.response ?? null,
       baseDomains: [...baseDomains],
       assets,
+      // Where no funnel's language applies (an unknown address), the visitor's own language.
+      acceptLanguage: req.headers['accept-language'],
+      providerEmail,
     });
     return (
       reply

@@ -6,15 +6,16 @@ import type {
   SiteResponse,
   SiteType,
 } from '@embudo/contracts';
-import { memoByRow } from '../../lib/memo-by-row';
+import { DEFAULT_CONTENT_CACHE_BYTES } from '../../config';
+import { BoundedCache, memoById, textBytes } from '../../lib/memo-by-row';
 import { hashToken } from '../../lib/tokens';
 import type { AccountRepo } from '../accounts/account.repo';
 import { toAccount, type AccountRow } from '../accounts/account.repo';
 import type { DomainRepo } from '../domains/domain.repo';
 import { toFunnelRecord, type FunnelRecord } from '../funnels/funnel.service';
-import type { FunnelRepo } from '../funnels/funnel.repo';
+import type { FunnelRepo, FunnelRow } from '../funnels/funnel.repo';
 import type { LeadRow } from '../leads/lead.repo';
-import type { PageRepo } from '../pages/page.repo';
+import type { PageRepo, PageRow } from '../pages/page.repo';
 import { toPageRecord, type PageRecord } from '../pages/page.service';
 import { nextPreviewToken } from '../previews/preview.service';
 import type { PreviewRepo } from '../previews/preview.repo';
@@ -39,6 +40,13 @@ export interface SiteServiceDeps {
   progress: ProgressRepo;
   secret: string;
   baseDomains: readonly string[];
+  /** The operator's contact address for the legal texts, where an account names none of its own. */
+  providerEmail?: string | null;
+  /**
+   * The byte budget of what page resolution keeps in memory (CONTENT_CACHE_BYTES): parsed funnels
+   * with their pages, and accounts. An estimate of what is held, never exceeded.
+   */
+  cacheBytes?: number;
   now?: () => number;
 }
 
@@ -92,8 +100,26 @@ interface FunnelContent {
 /** The pages of an answer that found none (one array, so that what is derived from it is kept). */
 export const NO_PAGES: readonly PageRecord[] = [];
 
-/** Funnels whose content a process keeps; past it the oldest read is dropped. */
-const MAX_FUNNELS = 500;
+/** The share of the cache budget that accounts may take; funnels' content takes the rest. */
+const ACCOUNT_SHARE = 1 / 16;
+
+/**
+ * What keeping a funnel's content takes, estimated from the lengths of the rows it was made of: the
+ * parsed records, and as much again for what is derived from each page and kept beside it (the
+ * page's part of the answer, written as JSON; the funnel's Content-Security-Policy).
+ */
+function contentBytes(funnel: FunnelRow, pages: readonly Pick<PageRow, 'content'>[]): number {
+  let bytes = textBytes(funnel.name, funnel.settings, funnel.pixel);
+  for (const page of pages) bytes += textBytes(page.content);
+  return 2 * bytes;
+}
+
+/**
+ * An account row's version: it has no version column, so the columns that can change (all small,
+ * bounded by their schemas) are its version. One entry is kept per account id.
+ */
+const accountVersion = (row: AccountRow) =>
+  `${row.subscriptionStatus}\u0000${row.slug}\u0000${row.name}\u0000${row.settings}`;
 
 /**
  * Page resolution (DESIGN §5.2): which account a host and slug name, which lead a token names, and
@@ -110,14 +136,20 @@ export function createSiteService(deps: SiteServiceDeps) {
     progress,
     secret,
     baseDomains,
+    providerEmail = null,
+    cacheBytes = DEFAULT_CONTENT_CACHE_BYTES,
     now = Date.now,
   } = deps;
 
-  // Stored JSON parsed once per distinct row: most requests read rows that have not changed.
-  const accountOf = memoByRow(toAccount);
-  const funnelOf = memoByRow(toFunnelRecord);
-  const pageOf = memoByRow(toPageRecord);
-  const contents = new Map<string, FunnelContent>();
+  // Stored JSON is parsed once per id and version (decisions 0015, 0016): most requests read rows
+  // that have not changed. Everything kept is within the byte budget, whatever owners store.
+  const accountOf = memoById(toAccount, {
+    id: (row) => row.id,
+    version: accountVersion,
+    bytes: (row) => 2 * textBytes(row.slug, row.name, row.settings),
+    maxBytes: Math.floor(cacheBytes * ACCOUNT_SHARE),
+  });
+  const contents = new BoundedCache<FunnelContent>(cacheBytes - accountOf.cache.maxBytes);
   const pageParts = new WeakMap<PageRecord, { account: Account; funnel: FunnelRecord; json: string }>();
 
   async function findAccount(lookup: Pick<SiteLookup, 'host' | 'type' | 'slug'>): Promise<AccountLookup> {
@@ -222,14 +254,14 @@ export function createSiteService(deps: SiteServiceDeps) {
       fakeUserRange: funnel.fakeUserRange,
       isFakeUserOnlineOn: funnel.isFakeUserOnlineOn,
       previewToken: preview?.token ?? null,
-      contactEmail: account.settings.contactEmail,
+      contactEmail: account.settings.contactEmail ?? providerEmail,
       expiredPage: funnel.expiredPage,
     };
   }
 
   /**
    * The JSON of a lead's page part (no preview), kept per page record for as long as the account and
-   * funnel records are the same ones (memoByRow and the content cache hand out the same record for an
+   * funnel records are the same ones (memoById and the content cache hand out the same record for an
    * unchanged row): most of a page view's answer is written once, not on every view.
    */
   function leadPagePart(account: Account, funnel: FunnelRecord, page: PageRecord) {
@@ -255,23 +287,20 @@ export function createSiteService(deps: SiteServiceDeps) {
     return row?.pageId === nextPageId && row.expiresAt >= now() ? next : null;
   }
 
-  async function funnelPages(funnelId: string): Promise<PageRecord[]> {
-    return (await pages.listByFunnel(funnelId)).map(pageOf);
-  }
-
   /**
    * The funnel and its pages at `version` or later (decision 0016): read once, then kept until the
-   * version moves. The version is read before the content, so what is kept is never older than it.
+   * version moves, within the byte budget. The version is read before the content, so what is kept is
+   * never older than it. Any change to the funnel or one of its pages moves the version, so the whole
+   * funnel is read and parsed again: it changes when its owner edits it, and is read on every view.
    */
   async function funnelContent(funnelId: string, version: number): Promise<FunnelContent | null> {
-    const known = contents.get(funnelId);
-    if (known?.version === version) return known;
+    const known = contents.get(funnelId, version);
+    if (known) return known;
     const funnelRow = await funnels.findById(funnelId);
     if (!funnelRow) return null;
-    const content = { version, funnel: funnelOf(funnelRow), pages: await funnelPages(funnelId) };
-    contents.delete(funnelId);
-    if (contents.size >= MAX_FUNNELS) contents.delete(contents.keys().next().value ?? '');
-    contents.set(funnelId, content);
+    const pageRows = await pages.listByFunnel(funnelId);
+    const content = { version, funnel: toFunnelRecord(funnelRow), pages: pageRows.map(toPageRecord) };
+    contents.set(funnelId, version, content, contentBytes(funnelRow, pageRows));
     return content;
   }
 
@@ -381,9 +410,9 @@ export function createSiteService(deps: SiteServiceDeps) {
       if (lookup.slug && lookup.slug.toLowerCase() !== found.account.slug) {
         return nothing('DONT_EXIST_TOKEN_OR_URL');
       }
-      const funnelRow = await funnels.findById(preview.funnelId);
-      if (!funnelRow) return nothing('DONT_EXIST_TOKEN_OR_URL');
-      const all = await funnelPages(preview.funnelId);
+      const content = await funnelContent(preview.funnelId, await leadPages.contentVersion(preview.funnelId));
+      if (!content) return nothing('DONT_EXIST_TOKEN_OR_URL');
+      const all = content.pages;
       const index = all.findIndex((p) => p.id === preview.pageId);
       const page = all[index];
       if (!page) return nothing('DONT_EXIST_TOKEN_OR_URL');
@@ -391,7 +420,7 @@ export function createSiteService(deps: SiteServiceDeps) {
         token: lookup.token,
         next: await storedNextPreview(lookup.token, all[index + 1]?.id),
       };
-      const funnel = funnelOf(funnelRow);
+      const { funnel } = content;
       const response = envelope('PAGE_FOUNDED', {
         ...pagePart(found.account, funnel, page, arrows),
         ...leadPart(funnel, { name: '', isComplete: false, endTimeVideo: null }),

@@ -1,9 +1,9 @@
 import type { ButtonAction } from '@embudo/contracts';
-import { PageContent } from '@embudo/contracts';
+import { PageContent, TrackingMessage, VisitorMessage } from '@embudo/contracts';
 import { hashToken } from '../../lib/tokens';
-import type { LeadRepo } from '../leads/lead.repo';
 import type { PageRepo } from '../pages/page.repo';
 import type { ProgressRepo } from '../site/progress.repo';
+import type { TrackingRepo } from './tracking.repo';
 
 export interface LeadIdentity {
   leadId: string;
@@ -18,20 +18,43 @@ export interface LeadContext extends LeadIdentity {
 }
 
 /**
+ * Why a token names no lead a visitor call may write for: nobody (a preview token, a typo), or a lead
+ * of an account whose subscription is not active, which takes nothing from visitors, as its pages
+ * show nothing (modules/site answers INACTIVE_SUBSCRIPTION).
+ */
+export type LeadRefusal = typeof VisitorMessage.unknownToken | typeof TrackingMessage.inactiveSubscription;
+
+export type Resolved<T> = { refused: null; lead: T } | { refused: LeadRefusal; lead: null };
+
+/** Whether an account's status lets its leads' calls through: only an active subscription does. */
+export function refusalOf(subscriptionStatus: string): LeadRefusal | null {
+  return subscriptionStatus === 'active' ? null : TrackingMessage.inactiveSubscription;
+}
+
+const UNKNOWN = { refused: VisitorMessage.unknownToken, lead: null } as const;
+
+/**
  * Who a visitor token names, and the page the lead is on. A token that is not a lead's (a preview
- * token, a typo) names no one, so nothing can be written for it. Tracking and conversions call this
- * for every event, so it reads through compiled-once queries that never load a page's content.
+ * token, a typo) names no one, and a lead of an inactive account is refused, so nothing can be
+ * written for either. Tracking and conversions call this for every event, so it reads through
+ * compiled-once queries that never load a page's content.
  */
 export function createLeadContext({
-  leads,
   pages,
   progress,
+  tracking,
 }: {
-  leads: LeadRepo;
   pages: PageRepo;
   progress: ProgressRepo;
+  tracking: TrackingRepo;
 }) {
-  const lead = (token: string) => leads.findIdentityByTokenHash(hashToken(token));
+  /** The lead and whether its account takes visitors' calls, in one read. */
+  async function lead(token: string) {
+    const row = await tracking.leadByTokenHash(hashToken(token));
+    if (!row) return UNKNOWN;
+    const refused = refusalOf(row.subscriptionStatus);
+    return refused === null ? { refused, lead: row } : { refused, lead: null };
+  }
 
   /** The lead's current page; the funnel's first when it has none yet or that page is gone. */
   async function currentPage(funnelId: string, currentPageId: string | null): Promise<LeadContext['page']> {
@@ -49,22 +72,27 @@ export function createLeadContext({
 
   return {
     /** The lead alone, for calls that need no page (a session's end, the lead's address). */
-    async identify(token: string): Promise<LeadIdentity | null> {
-      const row = await lead(token);
-      return row
-        ? { leadId: row.id, accountId: row.accountId, funnelId: row.funnelId, name: row.name }
-        : null;
+    async identify(token: string): Promise<Resolved<LeadIdentity>> {
+      const { refused, lead: row } = await lead(token);
+      if (refused !== null) return { refused, lead: null };
+      return {
+        refused,
+        lead: { leadId: row.id, accountId: row.accountId, funnelId: row.funnelId, name: row.name },
+      };
     },
 
-    async byToken(token: string): Promise<LeadContext | null> {
-      const row = await lead(token);
-      if (!row) return null;
+    async byToken(token: string): Promise<Resolved<LeadContext>> {
+      const { refused, lead: row } = await lead(token);
+      if (refused !== null) return { refused, lead: null };
       return {
-        leadId: row.id,
-        accountId: row.accountId,
-        funnelId: row.funnelId,
-        name: row.name,
-        page: await currentPage(row.funnelId, row.currentPageId),
+        refused,
+        lead: {
+          leadId: row.id,
+          accountId: row.accountId,
+          funnelId: row.funnelId,
+          name: row.name,
+          page: await currentPage(row.funnelId, row.currentPageId),
+        },
       };
     },
 

@@ -3,9 +3,24 @@ import type { Db } from '../../db';
 
 /** Reads the tracking rules need; every write goes through the event writer. */
 export function createTrackingRepo(db: Db) {
+  const leadByTokenHash = reusableQuery(db, ['tokenHash'], ({ tokenHash }) =>
+    db
+      .selectFrom('leads')
+      .innerJoin('accounts', 'accounts.id', 'leads.accountId')
+      .select([
+        'leads.id',
+        'leads.accountId',
+        'leads.funnelId',
+        'leads.name',
+        'leads.currentPageId',
+        'accounts.subscriptionStatus as subscriptionStatus',
+      ])
+      .where('leads.tokenHash', '=', tokenHash),
+  );
   const sessionContext = reusableQuery(db, ['tokenHash', 'sessionId'], ({ tokenHash, sessionId }) =>
     db
       .selectFrom('leads')
+      .innerJoin('accounts', 'accounts.id', 'leads.accountId')
       .leftJoin('pageSessions', (join) =>
         join.on('pageSessions.id', '=', sessionId).onRef('pageSessions.leadId', '=', 'leads.id'),
       )
@@ -17,6 +32,7 @@ export function createTrackingRepo(db: Db) {
       )
       .select([
         'leads.id as leadId',
+        'accounts.subscriptionStatus as subscriptionStatus',
         'pageSessions.id as sessionId',
         'pageSessions.pageId as pageId',
         'pages.buttonAction as buttonAction',
@@ -24,10 +40,78 @@ export function createTrackingRepo(db: Db) {
       ])
       .where('leads.tokenHash', '=', tokenHash),
   );
+  // What the tracking caps count (tracking-caps.ts), each through an index: a lead's sessions by
+  // (lead_id, start_at), its actions by (lead_id, …), its video records by their session's id.
+  const leadCounts = reusableQuery(db, ['leadId', 'since'], ({ leadId, since }) =>
+    db.selectNoFrom((eb) => [
+      eb
+        .selectFrom('pageSessions')
+        .select((c) => c.fn.countAll<number | string>().as('n'))
+        .where('pageSessions.leadId', '=', leadId)
+        .where('pageSessions.startAt', '>=', since)
+        .as('sessions'),
+      eb
+        .selectFrom('actions')
+        .select((c) => c.fn.countAll<number | string>().as('n'))
+        .where('actions.leadId', '=', leadId)
+        .where('actions.receivedAt', '>=', since)
+        .as('actions'),
+      eb
+        .selectFrom('videoRecords')
+        .select((c) => c.fn.countAll<number | string>().as('n'))
+        .where('videoRecords.pageSessionId', 'in', (sub) =>
+          sub.selectFrom('pageSessions').select('pageSessions.id').where('pageSessions.leadId', '=', leadId),
+        )
+        .where('videoRecords.receivedAt', '>=', since)
+        .as('videos'),
+    ]),
+  );
+  const sessionCounts = reusableQuery(db, ['leadId', 'sessionId'], ({ leadId, sessionId }) =>
+    db.selectNoFrom((eb) => [
+      eb
+        .selectFrom('actions')
+        .select((c) => c.fn.countAll<number | string>().as('n'))
+        .where('actions.leadId', '=', leadId)
+        .where('actions.pageSessionId', '=', sessionId)
+        .as('actions'),
+      eb
+        .selectFrom('videoRecords')
+        .select((c) => c.fn.countAll<number | string>().as('n'))
+        .where('videoRecords.pageSessionId', '=', sessionId)
+        .as('videos'),
+    ]),
+  );
   return {
     /**
-     * In one read, for a record sent within a session: the lead the token names, the session if it is
-     * that lead's, and what decides whether the session's page still takes tracking (spec §5).
+     * A lead's page sessions started, and actions and video records received, since `since`. The
+     * actions are found by the lead's index: all the lead's, then those since `since` (actions have no
+     * index by session or time of receipt).
+     */
+    async leadCounts(
+      leadId: string,
+      since: number,
+    ): Promise<Record<'sessions' | 'actions' | 'videos', number>> {
+      const [row] = await leadCounts({ leadId, since });
+      return {
+        sessions: Number(row?.sessions ?? 0),
+        actions: Number(row?.actions ?? 0),
+        videos: Number(row?.videos ?? 0),
+      };
+    },
+    /** A page session's actions and video records. */
+    async sessionCounts(leadId: string, sessionId: string): Promise<Record<'actions' | 'videos', number>> {
+      const [row] = await sessionCounts({ leadId, sessionId });
+      return { actions: Number(row?.actions ?? 0), videos: Number(row?.videos ?? 0) };
+    },
+    /**
+     * Who a token hash names, where the lead is, and whether the lead's account is active: one read,
+     * for every event that is not sent within a session.
+     */
+    leadByTokenHash: async (tokenHash: string) => (await leadByTokenHash({ tokenHash }))[0],
+    /**
+     * In one read, for a record sent within a session: the lead the token names, whether its account
+     * is active, the session if it is that lead's, and what decides whether the session's page still
+     * takes tracking (spec §5).
      */
     sessionContext: async (tokenHash: string, sessionId: string) =>
       (await sessionContext({ tokenHash, sessionId }))[0],

@@ -15,6 +15,8 @@ import { ack, type TrackingService } from './tracking.service';
 
 const TRACK_BODY_LIMIT = 64 * 1024;
 const NoopTrack = z.looseObject({ token: z.string().min(1).max(200) });
+/** 403: the lead's account is inactive; 404: no such lead or session. */
+const ACKS = { 200: TrackAck, 403: TrackAck, 404: TrackAck };
 
 /** Page sessions, actions and video records (spec §7). */
 export const trackingRoutes: FastifyPluginAsyncZod<{ tracking: TrackingService; noop?: boolean }> = async (
@@ -36,7 +38,7 @@ export const trackingRoutes: FastifyPluginAsyncZod<{ tracking: TrackingService; 
         schema: {
           ...schema,
           body: PageSessionStart,
-          response: { 200: PageSessionStarted, 404: PageSessionStarted },
+          response: { 200: PageSessionStarted, 403: PageSessionStarted, 404: PageSessionStarted },
         },
       },
       async (req, reply) => {
@@ -44,7 +46,7 @@ export const trackingRoutes: FastifyPluginAsyncZod<{ tracking: TrackingService; 
           ip: req.ip,
           userAgent: req.headers['user-agent'],
         });
-        return reply.status(statusOf(answer)).send(answer);
+        return reply.status(statusOf(answer, [200, 403, 404])).send(answer);
       },
     );
     app.put(
@@ -55,28 +57,31 @@ export const trackingRoutes: FastifyPluginAsyncZod<{ tracking: TrackingService; 
           ...schema,
           params: SessionIdParams,
           body: PageSessionEnd,
-          response: { 200: TrackAck, 404: TrackAck },
+          response: ACKS,
         },
       },
       async (req, reply) => {
-        const answer = await tracking.endSession(req.params.sessionId, req.body);
-        return reply.status(statusOf(answer)).send(answer);
+        const answer = await tracking.endSession(req.params.sessionId, req.body, {
+          ip: req.ip,
+          userAgent: req.headers['user-agent'],
+        });
+        return reply.status(statusOf(answer, [200, 403, 404])).send(answer);
       },
     );
     app.post(
       `${prefix}/funnel/track/action`,
-      { ...options, schema: { ...schema, body: ActionTrack, response: { 200: TrackAck, 404: TrackAck } } },
+      { ...options, schema: { ...schema, body: ActionTrack, response: ACKS } },
       async (req, reply) => {
         const answer = await tracking.trackAction(req.body);
-        return reply.status(statusOf(answer)).send(answer);
+        return reply.status(statusOf(answer, [200, 403, 404])).send(answer);
       },
     );
     app.post(
       `${prefix}/funnel/track/video`,
-      { ...options, schema: { ...schema, body: VideoTrack, response: { 200: TrackAck, 404: TrackAck } } },
+      { ...options, schema: { ...schema, body: VideoTrack, response: ACKS } },
       async (req, reply) => {
         const answer = await tracking.trackVideo(req.body);
-        return reply.status(statusOf(answer)).send(answer);
+        return reply.status(statusOf(answer, [200, 403, 404])).send(answer);
       },
     );
   }

@@ -1,4 +1,5 @@
 import {
+  TrackingMessage,
   USER_AGENT_MAX,
   VisitorMessage,
   type ActionTrack,
@@ -14,7 +15,8 @@ import { randomUUID } from 'node:crypto';
 import { hashToken } from '../../lib/tokens';
 import { eventId } from './event-ids';
 import type { EventWriter } from './event-writer';
-import type { LeadContextReader } from './lead-context';
+import { refusalOf, type LeadContextReader, type LeadRefusal } from './lead-context';
+import { CAP_WINDOW_MS, TRACKING_CAPS, admit, countScope, type Claim } from './tracking-caps';
 import type { TrackingRepo } from './tracking.repo';
 
 export interface RequestContext {
@@ -33,13 +35,36 @@ const OK = ack(200, VisitorMessage.ok);
 const UNKNOWN_TOKEN = ack(404, VisitorMessage.unknownToken);
 const UNKNOWN_SESSION = ack(404, VisitorMessage.unknownSession);
 const CLOSED = ack(200, VisitorMessage.trackingClosed);
+const INACTIVE = ack(403, TrackingMessage.inactiveSubscription);
+/** Acknowledged and not stored: a cap was reached (tracking-caps.ts says why not a 429). */
+const LIMITED = ack(200, TrackingMessage.limitReached);
+
+/** The answer to a call whose token names no lead it may write for (lead-context.ts). */
+export function refusal(refused: LeadRefusal): TrackAck {
+  return refused === TrackingMessage.inactiveSubscription ? INACTIVE : UNKNOWN_TOKEN;
+}
 
 export const toMs = (time: ClientTime): number => (typeof time === 'number' ? time : Date.parse(time));
 
-/** Device details as stored: the user agent cut to 500 characters (spec §5). */
-function storedDetails(details: SessionDetails, extra: Record<string, unknown> = {}): string {
+/**
+ * Device details as stored: the user agent cut to 500 characters (spec §5), and the location's `ip`,
+ * when the page sent one, replaced by the address the server saw (`context.ip`). The page's is its
+ * own claim, which anyone can make: the stored one agrees with the visit's. The place the page looked
+ * up beside it is kept, as the page's.
+ */
+function storedDetails(
+  details: SessionDetails,
+  context: RequestContext,
+  extra: Record<string, unknown> = {},
+): string {
   const userAgent = details.userAgent?.slice(0, USER_AGENT_MAX);
-  return JSON.stringify({ ...details, ...(userAgent === undefined ? {} : { userAgent }), ...extra });
+  const privacy = details.privacySensitiveData;
+  const location = privacy?.location;
+  const seen =
+    location !== undefined && Object.hasOwn(location, 'ip')
+      ? { privacySensitiveData: { ...privacy, location: { ...location, ip: context.ip } } }
+      : {};
+  return JSON.stringify({ ...details, ...(userAgent === undefined ? {} : { userAgent }), ...seen, ...extra });
 }
 
 export interface TrackingServiceDeps {
@@ -54,6 +79,45 @@ export interface TrackingServiceDeps {
  * committed; the same event sent again is stored once.
  */
 export function createTrackingService({ writer, leads, tracking, now = Date.now }: TrackingServiceDeps) {
+  // What a lead and a page session have stored, counted in this process from the database's counts.
+  const leadCounts = countScope((leadId, at) => tracking.leadCounts(leadId, at - CAP_WINDOW_MS), now);
+  // A session's key is its lead's id (a UUID, no space) and its own, so that the read finds its actions
+  // through the lead's index.
+  const sessionCounts = countScope((key) => {
+    const space = key.indexOf(' ');
+    return tracking.sessionCounts(key.slice(0, space), key.slice(space + 1));
+  }, now);
+  const perLead = (leadId: string, kind: 'sessions' | 'actions' | 'videos', cap: number): Claim => ({
+    scope: leadCounts,
+    key: leadId,
+    kind,
+    cap,
+  });
+  const perSession = (leadId: string, sessionId: string, kind: 'actions' | 'videos', cap: number): Claim => ({
+    scope: sessionCounts,
+    key: `${leadId} ${sessionId}`,
+    kind,
+    cap,
+  });
+
+  /**
+   * Runs the writes of one event if the caps it counts toward let it in; false, with nothing written,
+   * when one is reached. A place is held from the check until the writes settle, so requests that
+   * arrive together cannot pass a cap; a failed write gives its place back.
+   */
+  async function withinCaps(claims: Claim[], writes: () => Promise<unknown>): Promise<boolean> {
+    const settle = await admit(claims);
+    if (!settle) return false;
+    try {
+      await writes();
+    } catch (error) {
+      settle(false);
+      throw error;
+    }
+    settle(true);
+    return true;
+  }
+
   /** The session, if it is this lead's; and whether the page still takes tracking. One read. */
   async function sessionOf(
     token: string,
@@ -63,6 +127,7 @@ export function createTrackingService({ writer, leads, tracking, now = Date.now 
   > {
     const found = await tracking.sessionContext(hashToken(token), sessionId);
     if (!found) return { refused: UNKNOWN_TOKEN };
+    if (refusalOf(found.subscriptionStatus) !== null) return { refused: INACTIVE };
     if (found.sessionId === null || found.pageId === null) return { refused: UNKNOWN_SESSION };
     // Spec §5: nothing is tracked on an OFFERT page the lead has completed.
     if (found.buttonAction === 'OFFERT' && found.completedAt !== null) return { refused: CLOSED };
@@ -71,59 +136,60 @@ export function createTrackingService({ writer, leads, tracking, now = Date.now 
 
   return {
     async startSession(input: PageSessionStart, context: RequestContext): Promise<PageSessionStarted> {
-      const lead = await leads.byToken(input.token);
-      if (!lead?.page) return { ...UNKNOWN_TOKEN, data: null };
+      const { refused, lead } = await leads.byToken(input.token);
+      if (refused !== null) return { ...refusal(refused), data: null };
+      if (!lead.page) return { ...UNKNOWN_TOKEN, data: null };
       // Spec §4.3: no session on an OFFERT page the lead has completed.
       if (await leads.trackingClosed(lead.leadId, lead.page.id, lead.page.buttonAction))
         return { ...CLOSED, data: null };
       const at = now();
       const id = eventId(lead.leadId, 'session', input.eventId ?? randomUUID());
       const details = input.details;
-      const writes = [
-        writer.write({
-          kind: 'insert',
-          table: 'pageSessions',
-          row: {
-            id,
-            leadId: lead.leadId,
-            funnelId: lead.funnelId,
-            pageId: lead.page.id,
-            startAt: at,
-            startReason: input.startReason,
-            endAt: null,
-            endReason: null,
-            endInferred: 0,
-            details: storedDetails(details, input.start === undefined ? {} : { clientStart: input.start }),
-            endDetails: null,
-            lastSeenAt: at,
-          },
-        }),
-      ];
-      if (input.startReason === 'INITIAL_LOAD') {
-        writes.push(
-          writer.write({
-            kind: 'insert',
-            table: 'visits',
-            row: {
+      const page = lead.page;
+      const session = {
+        id,
+        leadId: lead.leadId,
+        funnelId: lead.funnelId,
+        pageId: page.id,
+        startAt: at,
+        startReason: input.startReason,
+        endAt: null,
+        endReason: null,
+        endInferred: 0,
+        details: storedDetails(
+          details,
+          context,
+          input.start === undefined ? {} : { clientStart: input.start },
+        ),
+        endDetails: null,
+        lastSeenAt: at,
+      };
+      const visit =
+        input.startReason === 'INITIAL_LOAD'
+          ? {
               id,
               leadId: lead.leadId,
               funnelId: lead.funnelId,
-              pageId: lead.page.id,
+              pageId: page.id,
               visitorType: details.visitorType ?? ((details.sessionCount ?? 1) <= 1 ? 'NEW' : 'RETURNING'),
               ip: context.ip,
               userAgent: (details.userAgent ?? context.userAgent ?? null)?.slice(0, USER_AGENT_MAX) ?? null,
               createdAt: at,
-            },
-          }),
-        );
-      }
-      await Promise.all(writes);
-      return { ...OK, data: { idTrackingPageSession: id } };
+            }
+          : null;
+      const stored = await withinCaps([perLead(lead.leadId, 'sessions', TRACKING_CAPS.sessionsPerLead)], () =>
+        Promise.all([
+          writer.write({ kind: 'insert', table: 'pageSessions', row: session }),
+          ...(visit ? [writer.write({ kind: 'insert', table: 'visits', row: visit })] : []),
+        ]),
+      );
+      // Beyond the cap the page still gets an id, so that it carries on (tracking-caps.ts).
+      return { ...(stored ? OK : LIMITED), data: { idTrackingPageSession: id } };
     },
 
-    async endSession(sessionId: string, input: PageSessionEnd): Promise<TrackAck> {
-      const lead = await leads.identify(input.token);
-      if (!lead) return UNKNOWN_TOKEN;
+    async endSession(sessionId: string, input: PageSessionEnd, context: RequestContext): Promise<TrackAck> {
+      const { refused, lead } = await leads.identify(input.token);
+      if (refused !== null) return refusal(refused);
       const at = now();
       const changed = await writer.write({
         kind: 'endSession',
@@ -131,7 +197,11 @@ export function createTrackingService({ writer, leads, tracking, now = Date.now 
         leadId: lead.leadId,
         endAt: at,
         endReason: input.endReason,
-        endDetails: storedDetails(input.details, input.end === undefined ? {} : { clientEnd: input.end }),
+        endDetails: storedDetails(
+          input.details,
+          context,
+          input.end === undefined ? {} : { clientEnd: input.end },
+        ),
       });
       if (changed > 0) return OK;
       // Nothing changed: either it had already ended (a retried close: fine) or it is not this lead's.
@@ -146,23 +216,29 @@ export function createTrackingService({ writer, leads, tracking, now = Date.now 
       const at = now();
       const occurredAt = toMs(input.timestamp);
       const key = input.eventId ?? `${session.id}:${input.action}:${occurredAt}`;
-      await Promise.all([
-        writer.write({
-          kind: 'insert',
-          table: 'actions',
-          row: {
-            id: eventId(leadId, 'action', key),
-            pageSessionId: session.id,
-            leadId,
-            action: input.action,
-            occurredAt,
-            details: JSON.stringify(input.details),
-            receivedAt: at,
-          },
-        }),
-        writer.write({ kind: 'touchSession', id: session.id, at }),
-      ]);
-      return OK;
+      const claims = [
+        perSession(leadId, session.id, 'actions', TRACKING_CAPS.actionsPerSession),
+        perLead(leadId, 'actions', TRACKING_CAPS.actionsPerLead),
+      ];
+      const stored = await withinCaps(claims, () =>
+        Promise.all([
+          writer.write({
+            kind: 'insert',
+            table: 'actions',
+            row: {
+              id: eventId(leadId, 'action', key),
+              pageSessionId: session.id,
+              leadId,
+              action: input.action,
+              occurredAt,
+              details: JSON.stringify(input.details),
+              receivedAt: at,
+            },
+          }),
+          writer.write({ kind: 'touchSession', id: session.id, at }),
+        ]),
+      );
+      return stored ? OK : LIMITED;
     },
 
     async trackVideo(input: VideoTrack): Promise<TrackAck> {
@@ -175,33 +251,39 @@ export function createTrackingService({ writer, leads, tracking, now = Date.now 
       const key =
         input.eventId ??
         `${session.id}:${startView}:${endView}:${input.startTimeVideo}:${input.endTimeVideo}:${input.details.state ?? ''}`;
-      await Promise.all([
-        writer.write({
-          kind: 'insert',
-          table: 'videoRecords',
-          row: {
-            id: eventId(leadId, 'video', key),
-            pageSessionId: session.id,
+      const claims = [
+        perSession(leadId, session.id, 'videos', TRACKING_CAPS.videoRecordsPerSession),
+        perLead(leadId, 'videos', TRACKING_CAPS.videoRecordsPerLead),
+      ];
+      const stored = await withinCaps(claims, () =>
+        Promise.all([
+          writer.write({
+            kind: 'insert',
+            table: 'videoRecords',
+            row: {
+              id: eventId(leadId, 'video', key),
+              pageSessionId: session.id,
+              leadId,
+              startViewTime: startView,
+              endViewTime: endView,
+              startTimeVideo: input.startTimeVideo,
+              endTimeVideo: input.endTimeVideo,
+              details: JSON.stringify(input.details),
+              receivedAt: at,
+            },
+          }),
+          writer.write({ kind: 'touchSession', id: session.id, at }),
+          writer.write({
+            kind: 'videoPosition',
             leadId,
-            startViewTime: startView,
-            endViewTime: endView,
-            startTimeVideo: input.startTimeVideo,
-            endTimeVideo: input.endTimeVideo,
-            details: JSON.stringify(input.details),
-            receivedAt: at,
-          },
-        }),
-        writer.write({ kind: 'touchSession', id: session.id, at }),
-        writer.write({
-          kind: 'videoPosition',
-          leadId,
-          pageId: session.pageId,
-          position: input.endTimeVideo,
-          reportedAt: endView,
-          at,
-        }),
-      ]);
-      return OK;
+            pageId: session.pageId,
+            position: input.endTimeVideo,
+            reportedAt: endView,
+            at,
+          }),
+        ]),
+      );
+      return stored ? OK : LIMITED;
     },
 
     /** Sessions idle past the inactivity timeout are closed as PAGE_CLOSE, marked inferred. */

@@ -15,7 +15,8 @@ import { embedUrl } from '@embudo/contracts/runtime';
 
 export const mountEmbed: PlayerAdapter = (source, { container, onEvent }) => {
   const url = embedUrl(source.videoUrl);
-  if (!url) {
+  // A frame of this site itself would be same-origin with the lead's page: its sandbox would not hold.
+  if (!url || url.origin === window.location.origin) {
     console.error('Invalid embedded video URL', source.videoUrl);
     return Promise.reject(new Error('Invalid embedded video URL'));
   }
