@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { useRef, type KeyboardEvent } from 'react';
 import { useT } from '../i18n/I18nProvider';
+import { ModalDialog } from './ModalDialog';
 
 /**
  * "Window blocked" (spec §2.5, §4.7): the browser refused to open the button's link. 'Continuar' is
@@ -17,35 +18,20 @@ export function BlockedWindowModal({
   onContinue: () => void;
 }) {
   const t = useT();
-  const titleId = useId();
-  const bodyId = useId();
   const continueRef = useRef<HTMLAnchorElement>(null);
-
-  useEffect(() => {
-    if (open) continueRef.current?.focus();
-  }, [open]);
-
   if (!open) return null;
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape') onCancel();
   };
   return (
-    <div className="modal-backdrop">
-      <div
-        className="modal blocked-window-modal"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={bodyId}
-        onKeyDown={onKeyDown}
-      >
-        <h2 id={titleId} className="modal-title">
-          {t('blockedWindow.title')}
-        </h2>
-        <p id={bodyId} className="modal-text">
-          {t('blockedWindow.body')}
-        </p>
-        <div className="modal-actions">
+    <ModalDialog
+      className="blocked-window-modal"
+      title={t('blockedWindow.title')}
+      body={<p className="modal-text">{t('blockedWindow.body')}</p>}
+      focusRef={continueRef}
+      onKeyDown={onKeyDown}
+      actions={
+        <>
           <button type="button" className="modal-button modal-button-secondary" onClick={onCancel}>
             {t('blockedWindow.cancel')}
           </button>
@@ -59,8 +45,8 @@ export function BlockedWindowModal({
           >
             {t('blockedWindow.continue')}
           </a>
-        </div>
-      </div>
-    </div>
+        </>
+      }
+    />
   );
 }
