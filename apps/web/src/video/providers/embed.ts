@@ -1,5 +1,6 @@
 import { type PlayerAdapter, type PlayerHandle, PROVIDER_LOAD_TIMEOUT_MS } from '../player';
 import { embedUrl } from '@embudo/contracts/runtime';
+import { playerFrame, refuseSource } from './adapter-kit';
 
 /**
  * The generic embedded player: an iframe of the page's `videoUrl` (http or https only). It speaks no
@@ -17,21 +18,14 @@ export const mountEmbed: PlayerAdapter = (source, { container, onEvent }) => {
   const url = embedUrl(source.videoUrl);
   // A frame of this site itself would be same-origin with the lead's page: its sandbox would not hold.
   if (!url || url.origin === window.location.origin) {
-    console.error('Invalid embedded video URL', source.videoUrl);
-    return Promise.reject(new Error('Invalid embedded video URL'));
+    return refuseSource('Invalid embedded video URL', source.videoUrl);
   }
 
-  const iframe = document.createElement('iframe');
-  iframe.src = url.toString();
-  iframe.title = 'Video';
-  iframe.allow = 'autoplay; fullscreen; picture-in-picture; encrypted-media';
-  iframe.allowFullscreen = true;
-  iframe.referrerPolicy = 'strict-origin-when-cross-origin';
+  const iframe = playerFrame(url.toString(), 'autoplay; fullscreen; picture-in-picture; encrypted-media');
   iframe.setAttribute(
     'sandbox',
     'allow-scripts allow-same-origin allow-presentation allow-popups allow-popups-to-escape-sandbox',
   );
-  iframe.style.cssText = 'display:block;width:100%;height:100%;border:0';
 
   let destroyed = false;
   const handle: PlayerHandle = {

@@ -1,5 +1,6 @@
 import { type PlayerAdapter, type PlayerEvent, type PlayerHandle, PROVIDER_LOAD_TIMEOUT_MS } from '../player';
 import { pandaEmbedUrl } from '@embudo/contracts/runtime';
+import { playerFrame, refuseSource } from './adapter-kit';
 
 /**
  * Panda Video: an iframe `https://player-vz-<library>.tv.pandavideo.com.br/embed/?v=<videoId>` that
@@ -62,22 +63,18 @@ export const mountPanda: PlayerAdapter = (source, { container, startAt, onEvent 
   const url = pandaEmbedUrl(source);
   if (!url) {
     // Spec §5 and §8: an invalid Panda URL is logged.
-    console.error(
+    return refuseSource(
       'Invalid Panda video URL',
       source.videoUrl ?? { id: source.videoId, library: source.videoLibrary },
     );
-    return Promise.reject(new Error('Invalid Panda video URL'));
   }
   const origin = url.origin;
   const videoId = url.searchParams.get('v');
 
-  const iframe = document.createElement('iframe');
-  iframe.src = url.toString();
-  iframe.title = 'Video';
-  iframe.allow = 'accelerometer; gyroscope; autoplay; encrypted-media; picture-in-picture; fullscreen';
-  iframe.allowFullscreen = true;
-  iframe.referrerPolicy = 'strict-origin-when-cross-origin';
-  iframe.style.cssText = 'display:block;width:100%;height:100%;border:0';
+  const iframe = playerFrame(
+    url.toString(),
+    'accelerometer; gyroscope; autoplay; encrypted-media; picture-in-picture; fullscreen',
+  );
 
   let destroyed = false;
   let ready = false;

@@ -1,5 +1,6 @@
 import { type PlayerAdapter, type PlayerEvent, type PlayerHandle, PROVIDER_LOAD_TIMEOUT_MS } from '../player';
 import { parseVimeoSource, vimeoPlayerUrl } from '@embudo/contracts/runtime';
+import { playerFrame, refuseSource } from './adapter-kit';
 
 /**
  * Vimeo, through the official `@vimeo/player` SDK (loaded on demand, so it stays out of the main
@@ -44,8 +45,7 @@ function playbackError(data: unknown): string | null {
 export const mountVimeo: PlayerAdapter = async (source, { container, startAt, onEvent }) => {
   const video = parseVimeoSource(source);
   if (!video) {
-    console.error('Invalid Vimeo video id or URL', source.videoId ?? source.videoUrl);
-    throw new Error('Invalid Vimeo video id or URL');
+    return refuseSource('Invalid Vimeo video id or URL', source.videoId ?? source.videoUrl);
   }
   // The deadline starts before anything loads: a chunk or an iframe that never answers both count.
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -61,13 +61,10 @@ export const mountVimeo: PlayerAdapter = async (source, { container, startAt, on
   // Outside document.querySelectorAll's reach, only this adapter's own Player talks to the iframe.
   const host = document.createElement('div');
   host.style.cssText = 'width:100%;height:100%';
-  const iframe = document.createElement('iframe');
-  iframe.src = vimeoPlayerUrl(video);
-  iframe.title = 'Video';
-  iframe.allow = 'autoplay; fullscreen; picture-in-picture; encrypted-media';
-  iframe.allowFullscreen = true;
-  iframe.referrerPolicy = 'strict-origin-when-cross-origin';
-  iframe.style.cssText = 'display:block;width:100%;height:100%;border:0';
+  const iframe = playerFrame(
+    vimeoPlayerUrl(video),
+    'autoplay; fullscreen; picture-in-picture; encrypted-media',
+  );
   host.attachShadow({ mode: 'open' }).append(iframe);
 
   let destroyed = false;

@@ -1,5 +1,6 @@
 import { type PlayerAdapter, type PlayerEvent, type PlayerHandle, PROVIDER_LOAD_TIMEOUT_MS } from '../player';
 import { vturbEmbed } from '@embudo/contracts/runtime';
+import { refuseSource } from './adapter-kit';
 
 /**
  * VTurb (ConverteAI) smartplayer. Not an iframe: VTurb's script runs in the page, draws its player
@@ -59,11 +60,10 @@ function registeredInstances(): unknown[] {
 export const mountVturb: PlayerAdapter = (source, { container, startAt, onEvent }) => {
   const embed = vturbEmbed(source);
   if (!embed) {
-    console.error(
+    return refuseSource(
       'Invalid VTurb player',
       source.videoUrl ?? { id: source.videoId, account: source.videoLibrary },
     );
-    return Promise.reject(new Error('Invalid VTurb player'));
   }
 
   const playerId = embed.playerId;
