@@ -1,5 +1,5 @@
 import { renderToString } from 'react-dom/server';
-import { eagerParts } from './app/eager-parts';
+import { serverDeferredComponents } from './app/deferred-components-server';
 import { Root } from './app/Root';
 import { PAGE_STATE_ID, serialisePageState, type PageState } from './app/page-state';
 import { chooseView } from './app/choose-view';
@@ -66,7 +66,7 @@ export function renderVisitorPage({
   const catalogs: Catalogs = { [language]: CATALOGS[language] };
   const body = renderToString(
     <Root
-      parts={eagerParts}
+      deferredComponents={serverDeferredComponents}
       context={context}
       initial={site}
       catalogs={catalogs}
