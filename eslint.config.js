@@ -3,66 +3,100 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import path from 'node:path';
 
 /**
- * The visitor app's layers (Bulletproof React): shared code imports no feature; a feature imports
- * shared code and itself, never another feature; pages compose features. Each folder is one unit.
+ * The layers of one React app (Bulletproof React), each a list of folders under `<app>/src`, each
+ * folder one unit: foundation code imports no feature or page; a feature imports foundation code and
+ * itself, never another feature or a page; pages compose features. The files directly in src (the
+ * entries) import anything. A folder under src that no layer lists is an error, so a new folder takes
+ * its place in a layer before it holds code.
+ *
+ * @typedef {{ foundation: string[]; features: string[]; pages: string[] }} Layers
  */
-const WEB_LAYERS = {
-  shared: ['api', 'i18n', 'lib', 'layout', 'site-context'],
-  feature: ['button', 'legal', 'location', 'modals', 'persuasion', 'preview', 'screens', 'tracking', 'video'],
-  page: ['app', 'funnel-page', 'landing', 'page-actions'],
-};
-const WEB_BASE_RESTRICTIONS = {
-  paths: [
-    {
-      name: '@embudo/contracts',
-      allowTypeImports: true,
-      message:
-        'browser code takes run-time values from @embudo/contracts/runtime (no zod in the bundle); only types from @embudo/contracts',
-    },
-  ],
-  patterns: [
-    {
-      group: ['@embudo/server', '**/apps/server/**'],
-      message: 'the web app talks to the server through contracts and HTTP only',
-    },
-  ],
-};
-/** One config block per folder of the visitor app, forbidding imports across its layer's bounds. */
-function webLayerBlocks() {
-  const blocks = [];
-  for (const [layer, folders] of Object.entries(WEB_LAYERS)) {
-    for (const folder of folders) {
-      const forbidden =
-        layer === 'shared'
-          ? [...WEB_LAYERS.feature, ...WEB_LAYERS.page]
-          : layer === 'feature'
-            ? [...WEB_LAYERS.feature.filter((f) => f !== folder), ...WEB_LAYERS.page]
-            : [];
-      if (forbidden.length === 0) continue;
-      blocks.push({
-        files: [`apps/web/src/${folder}/**/*.{ts,tsx}`],
-        ignores: ['apps/web/**/*.test.{ts,tsx}'],
-        rules: {
-          '@typescript-eslint/no-restricted-imports': [
-            'error',
-            {
-              ...WEB_BASE_RESTRICTIONS,
-              patterns: [
-                ...WEB_BASE_RESTRICTIONS.patterns,
-                {
-                  group: forbidden.map((f) => `../${f}/*`),
-                  message: `${layer} code (${folder}/) may not import ${layer === 'shared' ? 'features or pages' : 'another feature or a page'}: see docs/conventions.md`,
-                },
-              ],
-            },
-          ],
+const LAYER_PLUGIN = {
+  rules: {
+    layers: {
+      meta: {
+        type: 'problem',
+        docs: {
+          description: "imports across an app's layers, and folders in no layer (docs/conventions.md)",
         },
-      });
-    }
-  }
-  return blocks;
+        schema: false,
+      },
+      create(context) {
+        /** @type {{ src: string; layers: Layers }} */
+        const { src, layers } = context.options[0];
+        const root = path.resolve(context.cwd, src);
+        /** @param {string} file the top folder under src of a file, or null for a file in src itself */
+        const folderOf = (file) => {
+          const parts = path.relative(root, file).split(path.sep);
+          return parts.length > 1 && parts[0] !== '..' ? parts[0] : null;
+        };
+        /** @param {string} folder */
+        const layerOf = (folder) =>
+          layers.foundation.includes(folder)
+            ? 'foundation'
+            : layers.features.includes(folder)
+              ? 'features'
+              : layers.pages.includes(folder)
+                ? 'pages'
+                : null;
+        const file = context.filename;
+        const folder = folderOf(file);
+        if (folder === null) return {};
+        const layer = layerOf(folder);
+        if (layer === null)
+          return {
+            Program(node) {
+              context.report({
+                node,
+                message: `${src}/${folder}/ is in no layer: add it to foundation, features or pages in layerRules('${path.dirname(src)}', …) (eslint.config.js, docs/conventions.md)`,
+              });
+            },
+          };
+        // Tests may reach across layers to set up what they test.
+        if (layer === 'pages' || /\.test\.tsx?$/.test(file)) return {};
+        /** @param {import('estree').Node & { source?: import('estree').Node | null }} node */
+        const check = (node) => {
+          const source = node.source;
+          if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
+          if (!source.value.startsWith('.')) return;
+          const target = folderOf(path.resolve(path.dirname(file), source.value));
+          if (target === null || target === folder) return;
+          const targetLayer = layerOf(target);
+          if (targetLayer === null || targetLayer === 'foundation') return;
+          context.report({
+            node: source,
+            message:
+              layer === 'foundation'
+                ? `foundation code (${folder}/) may not import ${targetLayer === 'pages' ? 'a page' : 'a feature'} (${target}/): see docs/conventions.md`
+                : `a feature (${folder}/) may not import ${targetLayer === 'pages' ? 'a page' : 'another feature'} (${target}/): see docs/conventions.md`,
+          });
+        };
+        return {
+          ImportDeclaration: check,
+          ExportNamedDeclaration: check,
+          ExportAllDeclaration: check,
+          ImportExpression: check,
+        };
+      },
+    },
+  },
+};
+
+/**
+ * The config block that holds one app to its layers (see LAYER_PLUGIN); each app passes its own.
+ *
+ * @param {string} app the app's folder, e.g. 'apps/web'
+ * @param {Layers} layers
+ */
+function layerRules(app, layers) {
+  return {
+    files: [`${app}/src/**/*.{ts,tsx}`],
+    plugins: { embudo: LAYER_PLUGIN },
+    rules: { 'embudo/layers': ['error', { src: `${app}/src`, layers }] },
+  };
 }
 
 export default tseslint.config(
@@ -137,7 +171,22 @@ export default tseslint.config(
       ],
     },
   },
-  ...webLayerBlocks(),
+  // The visitor app's layers.
+  layerRules('apps/web', {
+    foundation: ['api', 'i18n', 'lib', 'layout', 'site-context'],
+    features: [
+      'button',
+      'legal',
+      'location',
+      'modals',
+      'persuasion',
+      'preview',
+      'screens',
+      'tracking',
+      'video',
+    ],
+    pages: ['app', 'funnel-page', 'landing', 'page-actions'],
+  }),
   // Server-side rendering and tests run in Node: they may use the schemas.
   {
     files: ['apps/web/src/entry-server.tsx', 'apps/web/vite.config.ts', 'apps/web/**/*.test.{ts,tsx}'],

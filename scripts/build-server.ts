@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { z } from 'zod';
+import { APP_FOLDERS } from './build-apps';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = join(ROOT, 'apps/server');
@@ -34,7 +35,7 @@ const Manifest = z.object({
 /** Every npm package the workspaces name, which node resolves at run time; our own are bundled. */
 function npmPackages(): string[] {
   const names = new Set<string>();
-  for (const folder of ['.', 'apps/server', 'apps/web', 'packages/contracts']) {
+  for (const folder of ['.', 'apps/server', ...APP_FOLDERS, 'packages/contracts']) {
     const manifest = Manifest.parse(JSON.parse(readFileSync(join(ROOT, folder, 'package.json'), 'utf8')));
     for (const name of Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }))
       if (!name.startsWith('@embudo/')) names.add(name);

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { WEB_DIST_DIR } from '../../apps/server/src/modules/site/web-assets';
+import { viteAppDistDir } from '../../apps/server/src/http/vite-apps';
 import { loadUntouched, openMobilePage } from '../lib/browser';
 import { failedRow, makeRow, median, type Budget, type Row } from '../lib/report';
 
@@ -131,7 +131,7 @@ async function writeFloor(
     }
   }
   const name = `bench-floor-${randomBytes(6).toString('hex')}.html`;
-  const file = join(WEB_DIST_DIR, name);
+  const file = join(viteAppDistDir('web'), name);
   writeFileSync(file, floor);
   return {
     url: `${serverUrl}/static/${name}`,

@@ -27,7 +27,8 @@ import { pageRoutes } from './modules/pages/page.routes';
 import { previewRoutes } from './modules/previews/preview.routes';
 import { cspReportRoutes } from './modules/site/csp-report.routes';
 import { siteApiRoutes, visitorPageRoutes } from './modules/site/site.routes';
-import { loadWebAssets, WEB_DIST_DIR } from './modules/site/web-assets';
+import { loadWebAssets } from './modules/site/web-assets';
+import { serveViteApps } from './http/vite-apps';
 import { conversionRoutes } from './modules/conversions/conversion.routes';
 import { flagRoutes } from './modules/fomo/flag.routes';
 import { fomoRoutes } from './modules/fomo/fomo.routes';
@@ -171,15 +172,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   server.all('/api/*', { schema: { hide: true } }, (req) => {
     throw routeNotFound(req.method, req.url);
   });
-  // The visitor app's hashed bundle: cached for a year, since a new build has new names.
-  await server.register(fastifyStatic, {
-    root: WEB_DIST_DIR,
-    prefix: '/static/',
-    decorateReply: false,
-    immutable: true,
-    maxAge: '365d',
-    // The build's own files (.vite/manifest.json) are the server's business, not the public's.
-    allowedPath: (pathName) => !pathName.split('/').some((segment) => segment.startsWith('.')),
-  });
+  // Each app's hashed bundle by name (the visitor app's under /static/): cached for a year.
+  await serveViteApps(server);
   return { server, services };
 }

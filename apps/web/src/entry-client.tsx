@@ -2,7 +2,7 @@ import { parseSiteContext } from '@embudo/contracts/runtime';
 import { hydrateRoot } from 'react-dom/client';
 import { readPageState } from './app/page-state';
 import { Root } from './app/Root';
-import { lazyParts, loadPartsFor } from './app/lazy-parts';
+import { browserDeferredComponents, loadDeferredComponentsFor } from './app/deferred-components-browser';
 import { resolveLanguage } from './i18n/languages';
 
 /** Hydrates the server-rendered page with the data the server inlined (DESIGN §3). */
@@ -12,11 +12,11 @@ const state = readPageState(document);
 const context = state ? parseSiteContext(window.location.href, state.baseDomains) : null;
 if (root && state && context) {
   // A page with timed elements or a preview bar first loads their chunk, and hydrates in one pass.
-  void loadPartsFor(context, state.site).then(() => {
+  void loadDeferredComponentsFor(context, state.site).then(() => {
     hydrateRoot(
       root,
       <Root
-        parts={lazyParts}
+        deferredComponents={browserDeferredComponents}
         context={context}
         initial={state.site}
         catalogs={state.catalogs ?? {}}

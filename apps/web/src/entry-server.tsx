@@ -1,5 +1,5 @@
 import { renderToString } from 'react-dom/server';
-import { eagerParts } from './app/eager-parts';
+import { serverDeferredComponents } from './app/deferred-components-server';
 import { Root } from './app/Root';
 import { PAGE_STATE_ID, serialisePageState, type PageState } from './app/page-state';
 import { chooseView } from './app/choose-view';
@@ -12,8 +12,18 @@ import { translate } from './i18n/translate';
 export interface RenderInput extends Omit<PageState, 'catalogs' | 'visitorLanguage'> {
   /** The request's Accept-Language header: the language of views no funnel's language applies to. */
   acceptLanguage?: string | undefined;
-  /** The hydration bundle (from the build manifest); without it the page renders but stays static. */
-  assets?: { entryScript: string | null; styles: string[] };
+  /**
+   * The server's document for this app (decision 0020): it writes the page's parts into an HTML
+   * document that loads the hydration bundle (without a built bundle the page renders but stays static).
+   */
+  assets: { document: (parts: DocumentParts) => string };
+}
+
+/** What this page puts in its HTML document: the server adds the charset, viewport and bundle. */
+export interface DocumentParts {
+  lang: string;
+  head: string;
+  body: string;
 }
 
 export interface RenderedPage {
@@ -56,7 +66,7 @@ export function renderVisitorPage({
   const catalogs: Catalogs = { [language]: CATALOGS[language] };
   const body = renderToString(
     <Root
-      parts={eagerParts}
+      deferredComponents={serverDeferredComponents}
       context={context}
       initial={site}
       catalogs={catalogs}
@@ -64,12 +74,6 @@ export function renderVisitorPage({
       providerEmail={providerEmail}
     />,
   );
-  const scripts = assets?.entryScript
-    ? `<script type="module" src="${escapeHtml(assets.entryScript)}"></script>`
-    : '';
-  const links = (assets?.styles ?? [])
-    .map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`)
-    .join('');
   // A not-found view shows nothing of the page data, so its HTML carries none (an address that
   // resolved a preview or a switched-off page must not hand out that page's content): only its
   // language, which the browser then renders the same view in.
@@ -84,6 +88,10 @@ export function renderVisitorPage({
           providerEmail,
         }
       : { context, site, baseDomains, catalogs, visitorLanguage, providerEmail };
-  const html = `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLES}</style>${links}</head><body><div id="root">${body}</div><script id="${PAGE_STATE_ID}" type="application/json">${serialisePageState(inlined)}</script>${scripts}</body></html>`;
+  const html = assets.document({
+    lang: language,
+    head: `<title>${escapeHtml(title)}</title><style>${STYLES}</style>`,
+    body: `<div id="root">${body}</div><script id="${PAGE_STATE_ID}" type="application/json">${serialisePageState(inlined)}</script>`,
+  });
   return { status, html };
 }

@@ -18,7 +18,7 @@ import type { TABLES } from '../../test/fixtures';
 import { api, startTestServer, type TestServer } from '../../test/server';
 import { NO_RATE_LIMIT, read, sessionDetails, type Answer } from '../../test/visitor';
 import type { Db } from '../db';
-import { loadWebAssets } from '../modules/site/web-assets';
+import { loadViteApp } from './vite-apps';
 import { VISITOR_PREFIXES } from './visitor-api';
 
 /**
@@ -623,7 +623,7 @@ const ROUTES: RouteCase[] = [
   })),
   open('GET', '/static/*', 'nothing: the visitor app’s bundle', () => ({
     method: 'GET',
-    path: loadWebAssets().entryScript ?? '/static/not-built.js',
+    path: loadViteApp('web').entryScript ?? '/static/not-built.js',
   })),
   ...(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'QUERY'] as const).map((method) =>
     open(method, '/api/*', 'nothing: an unknown /api path is a JSON 404', (w) => ({

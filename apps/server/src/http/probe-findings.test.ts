@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount, newFunnel } from '../../test/fixtures';
 import { api, startTestServer, type TestServer } from '../../test/server';
 import { TEST_DIALECTS } from '../../test/databases';
-import { WEB_DIST_DIR } from '../modules/site/web-assets';
+import { viteAppDistDir } from './vite-apps';
 
 /**
  * What an outside probe found the server handing out or taking in (issue 16, item 8): a Host header
@@ -92,7 +92,7 @@ describe.each(TEST_DIALECTS)('probe findings on %s', (dialect) => {
 
   it('does not serve the build manifest', async () => {
     // The manifest is there whenever the visitor app is built; a stand-in when this tier runs alone.
-    const file = join(WEB_DIST_DIR, '.vite', 'manifest.json');
+    const file = join(viteAppDistDir('web'), '.vite', 'manifest.json');
     const standIn = !existsSync(file);
     if (standIn) {
       mkdirSync(dirname(file), { recursive: true });

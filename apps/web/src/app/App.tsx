@@ -15,7 +15,7 @@ import { NotFound } from '../screens/NotFound';
 import { Spinner } from '../screens/Spinner';
 import { chooseView, type View } from './choose-view';
 import { documentTitle } from './document-title';
-import { PartsProvider, type AppParts } from './parts';
+import { DeferredComponentsProvider, type DeferredComponents } from './deferred-components';
 import { useChatRedirect } from './use-chat-redirect';
 
 /** Messages that mean the account cannot show pages: 'Error al mostrar la página' (spec §4.1). */
@@ -25,9 +25,9 @@ export interface AppProps {
   /**
    * The legal pages, the preview bar and the timed persuasion elements: rendered directly on the
    * server, loaded on demand in the browser, so their code stays out of the bundle every visitor
-   * downloads (see `AppParts`).
+   * downloads (see `DeferredComponents`).
    */
-  parts: AppParts;
+  deferredComponents: DeferredComponents;
   context: SiteContext;
   /** What the server resolved while rendering; the browser starts from the same data. */
   initial: SiteResponse | null;
@@ -40,8 +40,15 @@ export interface AppProps {
 }
 
 /** The one entry point (spec §2.2): the view, chosen in the spec's order, in the page's language. */
-export function App({ parts, context, initial, catalogs, visitorLanguage, providerEmail }: AppProps) {
-  const { LegalView, PreviewBar } = parts;
+export function App({
+  deferredComponents,
+  context,
+  initial,
+  catalogs,
+  visitorLanguage,
+  providerEmail,
+}: AppProps) {
+  const { LegalView, PreviewBar } = deferredComponents;
   const hasAddress = Boolean(context.userToken ?? context.queryParams?.previewToken);
   const query = useSiteData(context, initial, hasAddress);
   const site = query.site;
@@ -58,8 +65,8 @@ export function App({ parts, context, initial, catalogs, visitorLanguage, provid
   });
   const language = resolveLanguage(data?.language ?? visitorLanguage);
   useDocumentLanguage(language);
-  // Once the visitor acts, a page change may follow: its parts' code is fetched ahead.
-  useEffect(() => onFirstInteraction(parts.preload), [parts]);
+  // Once the visitor acts, a page change may follow: its deferred components' code is fetched ahead.
+  useEffect(() => onFirstInteraction(deferredComponents.preload), [deferredComponents]);
   // Where the visitor is, for the session's details: only on a tracked page (not in preview, spec
   // §4.1), so no other view re-renders while it hydrates.
   const location = useVisitorLocation(view.kind === 'page' && data !== null && isTracked(data));
@@ -108,7 +115,7 @@ export function App({ parts, context, initial, catalogs, visitorLanguage, provid
       ) : null;
       const reload = query.refetch;
       screen = (
-        <PartsProvider value={parts}>
+        <DeferredComponentsProvider value={deferredComponents}>
           <SessionProvider
             token={data.previewToken ? null : (context.userToken ?? null)}
             tracking={isTracked(data)}
@@ -124,7 +131,7 @@ export function App({ parts, context, initial, catalogs, visitorLanguage, provid
               </FunnelPage>
             )}
           </SessionProvider>
-        </PartsProvider>
+        </DeferredComponentsProvider>
       );
       break;
     }

@@ -1,6 +1,6 @@
 import type { FunnelPageData } from '@embudo/contracts';
 import { Suspense, useEffect, useMemo, useRef } from 'react';
-import { useParts } from '../app/parts';
+import { useDeferredComponents } from '../app/deferred-components';
 import { useButtonVisibility } from '../button/use-button-visibility';
 import { Footer } from '../layout/Footer';
 import { HeadlineBlock } from '../layout/HeadlineBlock';
@@ -87,7 +87,7 @@ export function FunnelPage({
     () => (data.isFakeUserOnlineOn ? validRange(data.fakeUserRange) : null),
     [data.isFakeUserOnlineOn, data.fakeUserRange],
   );
-  const { FakeProgressBar, CountdownBanner, OnlineCount, FomoPopups } = useParts();
+  const { FakeProgressBar, CountdownBanner, OnlineCount, FomoPopups } = useDeferredComponents();
 
   return (
     <div

@@ -1,5 +1,5 @@
 import type { FunnelPageData } from '@embudo/contracts';
-import { useParts } from '../app/parts';
+import { useDeferredComponents } from '../app/deferred-components';
 import { useButtonVisibility } from '../button/use-button-visibility';
 import { Footer } from '../layout/Footer';
 import { HeadlineBlock } from '../layout/HeadlineBlock';
@@ -41,7 +41,7 @@ export function LandingPage({
     flushVideo: () => undefined,
   });
   const { location } = useSession();
-  const { FomoPopups } = useParts();
+  const { FomoPopups } = useDeferredComponents();
   return (
     <div className={chat ? 'landing landing-chat' : 'landing'}>
       <main className="landing-main">

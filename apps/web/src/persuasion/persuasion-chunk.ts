@@ -1,4 +1,4 @@
-/** The browser's chunk of timed persuasion elements (see `lazy-parts`). */
+/** The browser's chunk of timed persuasion elements (see `deferred-components-browser`). */
 export { CountdownBanner } from './CountdownBanner';
 export { FakeProgressBar } from './FakeProgressBar';
 export { FomoPopups } from './FomoPopups';

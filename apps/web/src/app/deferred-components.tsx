@@ -7,14 +7,15 @@ import type { OnlineCount } from '../persuasion/OnlineCount';
 import type { PreviewBar } from '../preview/PreviewBar';
 
 /**
- * The parts of the page that few visitors see, or see only seconds after it appears: the legal
- * texts, the owner's preview bar and the timed persuasion elements (spec §4.8). Each entry chooses
- * them: the server renders them directly (`eager-parts`); the browser loads their code on demand
- * (`lazy-parts`): before hydrating, when the page shows them from the start; else when they first
- * render, keeping the server's HTML on screen until the code has arrived. So the bundle every
- * visitor downloads before touching the page stays small (decision 12).
+ * The deferred components: the components of the page that few visitors see, or see only seconds
+ * after it appears: the legal texts, the owner's preview bar and the timed persuasion elements (spec
+ * §4.8). Their code is not in the bundle every visitor downloads before touching the page (decision
+ * 12). Each entry chooses how they come: the server renders them directly
+ * (`deferred-components-server`); the browser loads their code on demand
+ * (`deferred-components-browser`): before hydrating, when the page shows them from the start; else
+ * when they first render, keeping the server's HTML on screen until the code has arrived.
  */
-export interface AppParts {
+export interface DeferredComponents {
   /** In its own boundary in `App`, with the spinner as fallback. */
   LegalView: ComponentType<LegalPageProps>;
   /** These four and the preview bar come each in a boundary of their own (`deferred`). */
@@ -30,13 +31,13 @@ export interface AppParts {
   preload: () => void;
 }
 
-const PartsContext = createContext<AppParts | null>(null);
+const DeferredComponentsContext = createContext<DeferredComponents | null>(null);
 
-export const PartsProvider = PartsContext;
+export const DeferredComponentsProvider = DeferredComponentsContext;
 
-/** The parts the entry chose (see `AppParts`). */
-export function useParts(): AppParts {
-  const parts = useContext(PartsContext);
-  if (!parts) throw new Error('useParts must be used within a PartsProvider');
-  return parts;
+/** The deferred components the entry chose (see `DeferredComponents`). */
+export function useDeferredComponents(): DeferredComponents {
+  const components = useContext(DeferredComponentsContext);
+  if (!components) throw new Error('useDeferredComponents must be used within a DeferredComponentsProvider');
+  return components;
 }

@@ -5,10 +5,13 @@ import { FakeProgressBar } from '../persuasion/FakeProgressBar';
 import { FomoPopups } from '../persuasion/FomoPopups';
 import { OnlineCount } from '../persuasion/OnlineCount';
 import { PreviewBar } from '../preview/PreviewBar';
-import type { AppParts } from './parts';
+import type { DeferredComponents } from './deferred-components';
 
-/** The parts for the server's render: their code at hand, in the same boundaries as the browser's. */
-export const eagerParts: AppParts = {
+/**
+ * The deferred components for the server's render: their code at hand, in the same boundaries as the
+ * browser's.
+ */
+export const serverDeferredComponents: DeferredComponents = {
   LegalView: LegalPage,
   PreviewBar: deferred(PreviewBar),
   FakeProgressBar: deferred(FakeProgressBar),

@@ -3,7 +3,7 @@ import { lazy, type ComponentType } from 'react';
 import { deferred } from '../lib/deferred';
 import { fomoEnabled, validRange } from '../persuasion/persuasion-rules';
 import { chooseView } from './choose-view';
-import type { AppParts } from './parts';
+import type { DeferredComponents } from './deferred-components';
 
 /** One chunk for the four timed elements: a page that shows any of them fetches it once. */
 const persuasion = () => import('../persuasion/persuasion-chunk');
@@ -12,8 +12,8 @@ const previewBar = () => import('../preview/PreviewBar');
 const Nothing = () => null;
 
 /**
- * A part whose code loads on demand, in the same boundary as the server's. Code that cannot be
- * loaded (a dropped connection, a new deployment) leaves the part out, not the page.
+ * A component whose code loads on demand, in the same boundary as the server's. Code that cannot be
+ * loaded (a dropped connection, a new deployment) leaves the component out, not the page.
  */
 function onDemand<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
   const Lazy = lazy(() =>
@@ -29,8 +29,8 @@ function onDemand<P extends object>(load: () => Promise<ComponentType<P>>): Comp
   return deferred(Lazy as ComponentType<P>);
 }
 
-/** The parts for the browser. */
-export const lazyParts: AppParts = {
+/** The deferred components for the browser: each one's code loads on demand. */
+export const browserDeferredComponents: DeferredComponents = {
   LegalView: lazy(() => import('../legal/LegalPage').then((m) => ({ default: m.LegalPage }))),
   PreviewBar: onDemand(() => previewBar().then((m) => m.PreviewBar)),
   FakeProgressBar: onDemand(() => persuasion().then((m) => m.FakeProgressBar)),
@@ -42,7 +42,10 @@ export const lazyParts: AppParts = {
   },
 };
 
-/** Whether the page shows any timed element (spec §4.8): the parts `FunnelPage` and `LandingPage` render. */
+/**
+ * Whether the page shows any timed element (spec §4.8): the deferred components `FunnelPage` and
+ * `LandingPage` render.
+ */
 function showsPersuasion(data: FunnelPageData): boolean {
   if (fomoEnabled(data)) return true;
   if (data.layout === 'landing') return false;
@@ -60,7 +63,10 @@ function showsPersuasion(data: FunnelPageData): boolean {
  * does not show the page (a legal page, the chat redirect). A chunk that fails here is tried again
  * when its element renders.
  */
-export async function loadPartsFor(context: SiteContext, site: SiteResponse | null): Promise<void> {
+export async function loadDeferredComponentsFor(
+  context: SiteContext,
+  site: SiteResponse | null,
+): Promise<void> {
   const data = site?.data;
   const view = chooseView({ context, site, loading: false, error: false, redirecting: false });
   if (!data || view.kind !== 'page' || context.queryParams?.open === 'wpp') return;
