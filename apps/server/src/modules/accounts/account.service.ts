@@ -10,6 +10,9 @@ import { hashToken, newApiKey, newId } from '../../lib/tokens';
 import type { AccountRepo } from './account.repo';
 import { toAccount } from './account.repo';
 
+/** An account as the API shows it, from its row (page resolution reads rows in its own joined read). */
+export { toAccount };
+
 export interface AccountServiceDeps {
   accounts: Pick<
     AccountRepo,

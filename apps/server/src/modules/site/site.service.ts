@@ -9,8 +9,8 @@ import type {
 import { DEFAULT_CONTENT_CACHE_BYTES } from '../../config';
 import { BoundedCache, memoById, textBytes } from '../../lib/memo-by-row';
 import { hashToken } from '../../lib/tokens';
-import type { AccountRepo } from '../accounts/account.repo';
-import { toAccount, type AccountRow } from '../accounts/account.repo';
+import type { AccountRepo, AccountRow } from '../accounts/account.repo';
+import { toAccount } from '../accounts/account.service';
 import type { DomainRepo } from '../domains/domain.repo';
 import { toFunnelRecord, type FunnelRecord } from '../funnels/funnel.service';
 import type { FunnelRepo, FunnelRow } from '../funnels/funnel.repo';
