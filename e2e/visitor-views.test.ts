@@ -194,7 +194,7 @@ describe('visitor views in Chromium', () => {
   });
 
   it("shows the not-found screen when the owner's subscription is inactive", async () => {
-    const account = await server.services.repos.accounts.findBySlug('demo');
+    const account = await server.services.accounts.findBySlug('demo');
     if (!account) throw new Error('demo account missing');
     await server.services.accounts.setSubscription(account.id, 'inactive');
     try {

@@ -18,7 +18,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Dialect } from '../apps/server/src/db/dialect';
-import { eventId } from '../apps/server/src/modules/tracking/event-ids';
+import { eventId } from '../apps/server/src/lib/event-ids';
 import { countStored, prepareDatabase, seedDemoLeads } from './lib/scratch-database';
 import {
   killAll,

@@ -10,7 +10,7 @@
  * database and looks every one of them up.
  */
 import { randomBytes } from 'node:crypto';
-import { eventId } from '../../apps/server/src/modules/tracking/event-ids';
+import { eventId } from '../../apps/server/src/lib/event-ids';
 import { countStored, type AcknowledgedEvent } from '../../scripts/lib/scratch-database';
 import {
   killServer,

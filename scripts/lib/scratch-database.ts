@@ -13,7 +13,7 @@ import { migrate, openDatabase } from '../../apps/server/src/db';
 import { dialectOf, type Dialect } from '../../apps/server/src/db/dialect';
 import { hashToken } from '../../apps/server/src/lib/tokens';
 import { seedDemo } from '../../apps/server/src/modules/demo/demo.seed';
-import { createServices } from '../../apps/server/src/services';
+import { createRepos, createServices } from '../../apps/server/src/services';
 
 export interface ScratchDatabase {
   url: string;
@@ -85,14 +85,15 @@ export async function seedDemoLeads(databaseUrl: string, publicUrl: string): Pro
       geoDatabase: 'off',
     });
     const demo = await seedDemo(services, publicUrl);
+    const repos = createRepos(database);
     const tokens = [demo, ...demo.otherAccounts].flatMap((a) =>
       a.funnels.flatMap((f) => f.leads.map((l) => ({ slug: a.accountSlug, token: l.token }))),
     );
     const leads: SeededLead[] = [];
     for (const { slug, token } of tokens) {
-      const row = await services.repos.leads.findByTokenHash(hashToken(token));
+      const row = await repos.leads.findByTokenHash(hashToken(token));
       if (!row) throw new Error('a seeded demo lead is missing');
-      const firstPage = await services.repos.pages.findFirstRef(row.funnelId);
+      const firstPage = await repos.pages.findFirstRef(row.funnelId);
       leads.push({
         slug,
         token,

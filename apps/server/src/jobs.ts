@@ -1,7 +1,6 @@
 import { TIMING } from '@embudo/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
-import { createPixelWorker } from './modules/pixel/pixel.worker';
 import type { Services } from './services';
 
 /** How often the server looks for sessions whose end never arrived. */
@@ -18,15 +17,13 @@ export interface Jobs {
 
 /** Background work of a serving process (not of the CLI or of tests that do not ask for it). */
 export function startJobs(
-  services: Services,
+  services: Pick<Services, 'pixelWorker' | 'tracking'>,
   config: Pick<Config, 'pixelWorker' | 'pixelApiUrl'>,
   log: FastifyBaseLogger,
 ): Jobs {
   // Conversions waiting in the outbox go to the owners' pixels (DESIGN §5.10).
   const pixelWorker = config.pixelWorker
-    ? createPixelWorker({
-        pixels: services.repos.pixels,
-        funnels: services.repos.funnels,
+    ? services.pixelWorker({
         apiUrl: config.pixelApiUrl,
         logger: log,
       })

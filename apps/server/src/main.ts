@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   );
 
   const { server, services } = await buildApp({ config, database });
-  const accounts = await services.repos.accounts.list();
+  const accounts = await services.accounts.list();
   // auto: seed an empty embedded database, and keep printing the demo's links while it is there.
   const seed =
     config.seedDemo === 'always' ||

@@ -16,15 +16,17 @@ import { createPageService } from './modules/pages/page.service';
 import { createPreviewRepo } from './modules/previews/preview.repo';
 import { createPreviewService } from './modules/previews/preview.service';
 import { createLeadPageRepo } from './modules/site/lead-page.repo';
-import { createProgressRepo } from './modules/site/progress.repo';
 import { createSiteService } from './modules/site/site.service';
+import { createLeadProgressRepo } from './modules/lead-progress/lead-progress.repo';
+import { createLeadProgressService } from './modules/lead-progress/lead-progress.service';
 import { createConversionRepo } from './modules/conversions/conversion.repo';
 import { createConversionService } from './modules/conversions/conversion.service';
 import { createFomoService } from './modules/fomo/fomo.service';
 import { createPixelRepo } from './modules/pixel/pixel.repo';
 import { createPixelService } from './modules/pixel/pixel.service';
+import { createPixelWorker, type PixelWorkerOptions } from './modules/pixel/pixel.worker';
+import { createEventRepo } from './modules/tracking/event.repo';
 import { createEventWriter } from './modules/tracking/event-writer';
-import { createLeadContext } from './modules/tracking/lead-context';
 import { createTrackingRepo } from './modules/tracking/tracking.repo';
 import { createTrackingService } from './modules/tracking/tracking.service';
 
@@ -39,24 +41,35 @@ export function linksFor(publicUrl: string) {
   };
 }
 
-/** The composition root: every repository and service, wired once, for the HTTP app and the CLI alike. */
+/** Every repository, each on the database: only the composition root (and tests) build them. */
+export function createRepos(database: Pick<DatabaseHandle, 'db' | 'dialect'>) {
+  const { db, dialect } = database;
+  return {
+    accounts: createAccountRepo(db),
+    domains: createDomainRepo(db),
+    funnels: createFunnelRepo(db),
+    pages: createPageRepo(db, dialect),
+    leads: createLeadRepo(db),
+    leadPages: createLeadPageRepo(db),
+    previews: createPreviewRepo(db),
+    progress: createLeadProgressRepo(db),
+    events: createEventRepo(db, dialect),
+    tracking: createTrackingRepo(db),
+    conversions: createConversionRepo(db),
+    pixels: createPixelRepo(db, dialect),
+  };
+}
+export type Repos = ReturnType<typeof createRepos>;
+
+/**
+ * The composition root: every repository and service, wired once, for the HTTP app and the CLI alike.
+ * Each service gets exactly what it uses; the repositories stay in here.
+ */
 export async function createServices(database: DatabaseHandle, config: ServicesConfig, logger?: GeoLogger) {
   const { db } = database;
   const secret = await instanceSecret(db);
   const links = linksFor(config.publicUrl);
-  const repos = {
-    accounts: createAccountRepo(db),
-    domains: createDomainRepo(db),
-    funnels: createFunnelRepo(db),
-    pages: createPageRepo(db, database.dialect),
-    leads: createLeadRepo(db),
-    leadPages: createLeadPageRepo(db),
-    previews: createPreviewRepo(db),
-    progress: createProgressRepo(db),
-    tracking: createTrackingRepo(db),
-    conversions: createConversionRepo(db),
-    pixels: createPixelRepo(db, database.dialect),
-  };
+  const repos = createRepos(database);
   const limits = config.ownerLimits ?? OWNER_LIMIT_DEFAULTS;
   const accounts = createAccountService({ accounts: repos.accounts });
   const funnels = createFunnelService({ funnels: repos.funnels, limits });
@@ -67,7 +80,8 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     isServedHost: async (host) =>
       config.baseDomains.includes(host) || (await repos.domains.findByHost(host)) !== undefined,
   });
-  const leads = createLeadService({ leads: repos.leads, pages: repos.pages, funnels, links });
+  const progress = createLeadProgressService({ progress: repos.progress, pages: repos.pages });
+  const leads = createLeadService({ leads: repos.leads, progress, funnels, links });
   const domains = createDomainService({ domains: repos.domains, baseDomains: config.baseDomains });
   const previews = createPreviewService({
     previews: repos.previews,
@@ -77,15 +91,20 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     previewUrl: links.previewUrl,
   });
   const site = createSiteService({
-    ...repos,
+    accounts: repos.accounts,
+    domains: repos.domains,
+    funnels: repos.funnels,
+    pages: repos.pages,
+    leadPages: repos.leadPages,
+    previews: repos.previews,
+    progress,
     secret,
     baseDomains: config.baseDomains,
     providerEmail: config.legalContactEmail ?? null,
     cacheBytes: config.contentCacheBytes ?? DEFAULT_CONTENT_CACHE_BYTES,
   });
-  const writer = createEventWriter(database);
-  const leadContext = createLeadContext(repos);
-  const tracking = createTrackingService({ writer, leads: leadContext, tracking: repos.tracking });
+  const writer = createEventWriter({ database, events: repos.events, progress });
+  const tracking = createTrackingService({ writer, progress, tracking: repos.tracking });
   const geo = createGeoService({ database: config.geoDatabase ?? 'city', ...(logger ? { logger } : {}) });
   /** Where a converting visitor is, for social proof; unknown parts stay null. */
   const locate = async (ip: string) => {
@@ -95,22 +114,17 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
       countryCode: where.country_code === UNKNOWN ? null : where.country_code,
     };
   };
-  const conversions = createConversionService({
-    conversions: repos.conversions,
-    leads: leadContext,
-    pages: repos.pages,
-    locate,
-  });
+  const conversions = createConversionService({ conversions: repos.conversions, progress, locate });
   const fomo = createFomoService({ funnels: repos.funnels, conversions: repos.conversions });
-  const pixel = createPixelService({ pixels: repos.pixels, funnels: repos.funnels, leads: leadContext });
+  const pixel = createPixelService({ pixels: repos.pixels, funnels: repos.funnels, leads: progress });
   return {
     secret,
     links,
-    repos,
     accounts,
     funnels,
     pages,
     leads,
+    progress,
     domains,
     previews,
     site,
@@ -120,6 +134,9 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     fomo,
     geo,
     pixel,
+    /** The pixel outbox's sender (DESIGN §5.10), for a serving process's background jobs. */
+    pixelWorker: (options: Omit<PixelWorkerOptions, 'pixels' | 'funnels'>) =>
+      createPixelWorker({ ...options, pixels: repos.pixels, funnels: repos.funnels }),
   };
 }
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -2,7 +2,6 @@ import type { Account } from '@embudo/contracts';
 import { loadConfig, loadEnvFileIfPresent, type Config } from '../config';
 import { migrate, openDatabase, type DatabaseHandle } from '../db';
 import { HttpError } from '../lib/http-errors';
-import { toAccount } from '../modules/accounts/account.repo';
 import { createServices, type Services } from '../services';
 
 export interface CliContext {
@@ -21,7 +20,7 @@ export async function openCliContext(): Promise<CliContext> {
 }
 
 export async function accountBySlug(services: Services, slug: string): Promise<Account> {
-  const row = await services.repos.accounts.findBySlug(slug.toLowerCase());
-  if (!row) throw new HttpError(404, 'NOT_FOUND', `no account with the slug '${slug}'`);
-  return toAccount(row);
+  const account = await services.accounts.findBySlug(slug.toLowerCase());
+  if (!account) throw new HttpError(404, 'NOT_FOUND', `no account with the slug '${slug}'`);
+  return account;
 }

@@ -77,7 +77,7 @@ account
   .option('--json', 'print JSON')
   .action(
     run<JsonOption>(async ({ services }) => {
-      const rows = await services.repos.accounts.list();
+      const rows = await services.accounts.list();
       return {
         json: rows.map((r) => ({
           id: r.id,

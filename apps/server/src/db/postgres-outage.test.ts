@@ -4,7 +4,7 @@ import { buildApp, type App } from '../app';
 import { loadConfig } from '../config';
 import { hashToken } from '../lib/tokens';
 import { seedDemo } from '../modules/demo/demo.seed';
-import { eventId } from '../modules/tracking/event-ids';
+import { eventId } from '../lib/event-ids';
 import { createTestDatabase, type TestDatabase } from '../../test/databases';
 import { freePort } from '../../test/free-port';
 import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy';

@@ -10,8 +10,21 @@ import { hashToken, newApiKey, newId } from '../../lib/tokens';
 import type { AccountRepo } from './account.repo';
 import { toAccount } from './account.repo';
 
+/** An account as the API shows it, from its row (page resolution reads rows in its own joined read). */
+export { toAccount };
+
 export interface AccountServiceDeps {
-  accounts: AccountRepo;
+  accounts: Pick<
+    AccountRepo,
+    | 'findById'
+    | 'findByKeyHash'
+    | 'findBySlug'
+    | 'insert'
+    | 'insertApiKey'
+    | 'list'
+    | 'touchApiKey'
+    | 'update'
+  >;
   now?: () => number;
 }
 
@@ -52,6 +65,29 @@ export function createAccountService({ accounts, now = Date.now }: AccountServic
         throw error;
       }
       return { account: toAccount(row), apiKey };
+    },
+
+    /** The account a slug (lower-case) names, if any: for the operator's CLI and the demo seed. */
+    async findBySlug(slug: string): Promise<Account | undefined> {
+      const row = await accounts.findBySlug(slug);
+      return row ? toAccount(row) : undefined;
+    },
+
+    /** Every account, oldest first: for the operator's CLI and the start-up's demo check. */
+    async list(): Promise<Account[]> {
+      return (await accounts.list()).map(toAccount);
+    },
+
+    /** Gives the account one more API key, stored hashed (the demo seed's derived key). */
+    async addApiKey(accountId: string, apiKey: string, label: string): Promise<void> {
+      await accounts.insertApiKey({
+        id: newId(),
+        accountId,
+        keyHash: hashToken(apiKey),
+        label,
+        createdAt: now(),
+        lastUsedAt: null,
+      });
     },
 
     async get(id: string): Promise<Account> {

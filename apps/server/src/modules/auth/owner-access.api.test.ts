@@ -4,7 +4,7 @@ import { TEST_DIALECTS } from '../../../test/databases';
 import { rowCounts } from '../../../test/fixtures';
 import { api, startTestServer, type TestServer } from '../../../test/server';
 import type { Dialect } from '../../db/dialect';
-import { hashToken, newApiKey, newId } from '../../lib/tokens';
+import { newApiKey } from '../../lib/tokens';
 
 /**
  * Who may do what on the owner API (issue 16): each API key makes at most OWNER_RATE_LIMIT_PER_MINUTE
@@ -67,14 +67,7 @@ describe.each(TEST_DIALECTS)('the owner API on %s', (dialect) => {
       const first = await newOwner();
       const second = await newOwner();
       const spare = newApiKey();
-      await h.server.services.repos.accounts.insertApiKey({
-        id: newId(),
-        accountId: first.account.id,
-        keyHash: hashToken(spare),
-        label: 'spare',
-        createdAt: Date.now(),
-        lastUsedAt: null,
-      });
+      await h.server.services.accounts.addApiKey(first.account.id, spare, 'spare');
       for (let i = 0; i < 6; i += 1) await owner(first.apiKey, 'GET', '/account');
       expect((await owner(first.apiKey, 'GET', '/account')).status).toBe(429);
       expect((await owner(spare, 'GET', '/account')).status).toBe(200);

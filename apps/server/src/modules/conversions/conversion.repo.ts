@@ -6,49 +6,17 @@ export type ConversionRow = Database['conversions'];
 export function createConversionRepo(db: Db) {
   return {
     /**
-     * Records a conversion (once: its id is derived) and, in the same transaction, marks the page
-     * complete for the lead and moves the lead on when `moveTo` is given. The move only happens from
-     * the page completed, so a retried call never skips a page.
+     * Records a conversion (once: its id is derived) and, in the same transaction, the writes that
+     * come with it (`also`: the page's completion, from lead progress).
      */
-    async record(input: {
-      conversion: ConversionRow;
-      completePageId: string | null;
-      moveTo: string | null;
-    }): Promise<void> {
-      const { conversion, completePageId, moveTo } = input;
+    async record(conversion: ConversionRow, also?: (trx: Db) => Promise<void>): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await trx
           .insertInto('conversions')
           .values(conversion)
           .onConflict((oc) => oc.column('id').doNothing())
           .execute();
-        if (completePageId !== null) {
-          await trx
-            .insertInto('leadPageProgress')
-            .values({
-              leadId: conversion.leadId,
-              pageId: completePageId,
-              completedAt: conversion.createdAt,
-              lastVideoPosition: null,
-              lastVideoAt: null,
-              updatedAt: conversion.createdAt,
-            })
-            .onConflict((oc) =>
-              oc.columns(['leadId', 'pageId']).doUpdateSet((eb) => ({
-                completedAt: eb.fn.coalesce('leadPageProgress.completedAt', eb.ref('excluded.completedAt')),
-                updatedAt: eb.ref('excluded.updatedAt'),
-              })),
-            )
-            .execute();
-        }
-        if (completePageId !== null && moveTo !== null) {
-          await trx
-            .updateTable('leads')
-            .set({ currentPageId: moveTo })
-            .where('id', '=', conversion.leadId)
-            .where((eb) => eb.or([eb('currentPageId', '=', completePageId), eb('currentPageId', 'is', null)]))
-            .execute();
-        }
+        if (also) await also(trx);
       });
     },
 

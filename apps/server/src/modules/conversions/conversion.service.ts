@@ -8,9 +8,8 @@ import {
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { readJson } from '../../lib/json';
-import type { PageRepo } from '../pages/page.repo';
-import { eventId } from '../tracking/event-ids';
-import type { LeadContext, LeadContextReader } from '../tracking/lead-context';
+import { eventId } from '../../lib/event-ids';
+import type { LeadContext, LeadProgressService } from '../lead-progress/lead-progress.service';
 import { ack, refusal, type RequestContext } from '../tracking/tracking.service';
 import type { ConversionRepo } from './conversion.repo';
 
@@ -20,9 +19,8 @@ export type ConversionKind = 'VIDEO_VIEWED' | 'OFFERT' | 'PRELAUNCH';
 export type Locate = (ip: string) => Promise<{ city: string | null; countryCode: string | null }>;
 
 export interface ConversionServiceDeps {
-  conversions: ConversionRepo;
-  leads: LeadContextReader;
-  pages: PageRepo;
+  conversions: Pick<ConversionRepo, 'record' | 'funnelSettings' | 'setLeadIp'>;
+  progress: Pick<LeadProgressService, 'byToken' | 'identify' | 'completion'>;
   locate?: Locate;
   now?: () => number;
 }
@@ -38,8 +36,7 @@ const PreLaunchSetting = z.object({ isPreLaunch: z.boolean() });
 /** Video viewed, the offer event and the prelaunch conversion (spec §7), and lead progress (DESIGN §5.3). */
 export function createConversionService({
   conversions,
-  leads,
-  pages,
+  progress,
   locate,
   now = Date.now,
 }: ConversionServiceDeps) {
@@ -48,12 +45,12 @@ export function createConversionService({
     kind: ConversionKind,
     key: string,
     context: RequestContext,
-    progress: { complete: boolean; moveTo: string | null },
+    completesPage: boolean,
   ): Promise<void> {
     const at = now();
     const where = locate ? await locate(context.ip).catch(() => null) : null;
-    await conversions.record({
-      conversion: {
+    await conversions.record(
+      {
         id: eventId(lead.leadId, kind, key),
         accountId: lead.accountId,
         funnelId: lead.funnelId,
@@ -63,9 +60,8 @@ export function createConversionService({
         details: JSON.stringify({ city: where?.city ?? null, countryCode: where?.countryCode ?? null }),
         createdAt: at,
       },
-      completePageId: progress.complete ? lead.page.id : null,
-      moveTo: progress.moveTo,
-    });
+      completesPage ? await progress.completion(lead, at) : undefined,
+    );
   }
 
   /** The lead and its page, or the answer that refuses the call (unknown token, inactive account). */
@@ -75,7 +71,7 @@ export function createConversionService({
     | { refused: TrackAck; lead: null }
     | { refused: null; lead: LeadContext & { page: NonNullable<LeadContext['page']> } }
   > {
-    const { refused, lead } = await leads.byToken(token);
+    const { refused, lead } = await progress.byToken(token);
     if (refused !== null) return { refused: refusal(refused), lead: null };
     if (!lead.page) return { refused: UNKNOWN_TOKEN, lead: null };
     return { refused: null, lead: { ...lead, page: lead.page } };
@@ -93,12 +89,7 @@ export function createConversionService({
         // A retried call after the lead already moved on: done already, and nothing to repeat.
         return { codeResponse: 200, result: true, message: VisitorMessage.staleProgress };
       }
-      let moveTo: string | null = null;
-      if (lead.page.buttonAction === 'NEXT-PAGE') {
-        const list = await pages.listByFunnel(lead.funnelId);
-        moveTo = list.find((p) => p.position > lead.page.position)?.id ?? null;
-      }
-      await record(lead, 'VIDEO_VIEWED', lead.page.id, context, { complete: true, moveTo });
+      await record(lead, 'VIDEO_VIEWED', lead.page.id, context, true);
       return OK;
     },
 
@@ -112,7 +103,7 @@ export function createConversionService({
       const { refused, lead } = await leadOnPage(input.token);
       if (refused) return refused;
       if (lead.page.buttonAction !== 'OFFERT') return OFFER_NOT_ON_PAGE;
-      await record(lead, 'OFFERT', lead.page.id, context, { complete: true, moveTo: null });
+      await record(lead, 'OFFERT', lead.page.id, context, true);
       return OK;
     },
 
@@ -126,7 +117,7 @@ export function createConversionService({
       const settings = await conversions.funnelSettings(lead.funnelId);
       if (settings === undefined || !readJson(PreLaunchSetting, settings).isPreLaunch)
         return NOT_IN_PRELAUNCH;
-      await record(lead, 'PRELAUNCH', lead.funnelId, context, { complete: false, moveTo: null });
+      await record(lead, 'PRELAUNCH', lead.funnelId, context, false);
       return OK;
     },
 
@@ -140,7 +131,7 @@ export function createConversionService({
       context: Pick<RequestContext, 'ip'>,
     ): Promise<SuccessAnswer> {
       if (isIP(input.ip) === 0 || isIP(context.ip) === 0) return { success: false, message: 'INVALID_IP' };
-      const { refused, lead } = await leads.identify(input.token);
+      const { refused, lead } = await progress.identify(input.token);
       if (refused !== null) return { success: false, message: refused };
       await conversions.setLeadIp(lead.leadId, context.ip, now());
       return { success: true };

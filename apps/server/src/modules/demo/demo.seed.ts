@@ -1,6 +1,5 @@
 import type { Account, ButtonAction, FunnelCreate, PageCreate } from '@embudo/contracts';
-import { API_KEY_PREFIX, deriveToken, hashToken, newId } from '../../lib/tokens';
-import { toAccount } from '../accounts/account.repo';
+import { API_KEY_PREFIX, deriveToken } from '../../lib/tokens';
 import type { Services } from '../../services';
 
 export interface DemoFunnel {
@@ -121,36 +120,28 @@ export async function seedDemo(services: Services, baseUrl: string): Promise<Dem
 }
 
 async function seedAccount(services: Services, plan: (typeof ACCOUNTS)[number]): Promise<DemoAccount> {
-  const { secret, repos } = services;
+  const { secret } = services;
   const apiKey = deriveToken(secret, `demo:${plan.slug}:api-key`, API_KEY_PREFIX);
-  let row = await repos.accounts.findBySlug(plan.slug);
-  if (!row) {
+  let account = await services.accounts.findBySlug(plan.slug);
+  if (!account) {
     await services.accounts.create({ slug: plan.slug, name: plan.name, settings: plan.settings }, { apiKey });
-    row = await repos.accounts.findBySlug(plan.slug);
+    account = await services.accounts.findBySlug(plan.slug);
   } else {
-    await repos.accounts.insertApiKey({
-      id: newId(),
-      accountId: row.id,
-      keyHash: hashToken(apiKey),
-      label: 'demo',
-      createdAt: Date.now(),
-      lastUsedAt: null,
-    });
+    await services.accounts.addApiKey(account.id, apiKey, 'demo');
   }
-  if (!row) throw new Error(`could not create the ${plan.slug} account`);
-  const account = toAccount(row);
+  if (!account) throw new Error(`could not create the ${plan.slug} account`);
   const funnels: DemoFunnel[] = [];
   for (const funnelPlan of plan.funnels) funnels.push(await seedFunnel(services, account, funnelPlan));
   return { accountSlug: account.slug, apiKey, funnels };
 }
 
 async function seedFunnel(services: Services, account: Account, plan: FunnelPlan): Promise<DemoFunnel> {
-  const { secret, repos } = services;
-  let funnelRow = await repos.funnels.findByName(account.id, plan.funnel.name);
+  const { secret } = services;
+  let funnelRow = await services.funnels.findByName(account, plan.funnel.name);
   if (!funnelRow) {
     const funnel = await services.funnels.create(account, plan.funnel);
     for (const page of plan.pages) await services.pages.create(account, funnel.id, page);
-    funnelRow = await repos.funnels.findByName(account.id, plan.funnel.name);
+    funnelRow = await services.funnels.findByName(account, plan.funnel.name);
   }
   if (!funnelRow) throw new Error(`could not create the funnel ${plan.funnel.name}`);
   const funnelId = funnelRow.id;

@@ -12,7 +12,10 @@ const toDomain = (row: DomainRow): Domain => ({
 });
 
 export interface DomainServiceDeps {
-  domains: DomainRepo;
+  domains: Pick<
+    DomainRepo,
+    'delete' | 'findByHost' | 'findById' | 'insert' | 'isActiveHost' | 'listByAccount'
+  >;
   baseDomains: readonly string[];
   now?: () => number;
 }

@@ -34,8 +34,8 @@ export function createFomoService({
   funnels,
   conversions,
 }: {
-  funnels: FunnelRepo;
-  conversions: ConversionRepo;
+  funnels: Pick<FunnelRepo, 'findById'>;
+  conversions: Pick<ConversionRepo, 'recentForFunnel'>;
 }) {
   return {
     async messages(input: FomoRequest): Promise<FomoResponse> {

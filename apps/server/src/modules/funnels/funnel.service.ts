@@ -68,7 +68,7 @@ function storedSettings(settings: FunnelSettings): string {
 }
 
 export interface FunnelServiceDeps {
-  funnels: FunnelRepo;
+  funnels: Pick<FunnelRepo, 'delete' | 'findById' | 'findByName' | 'insert' | 'listByAccount' | 'update'>;
   /** How many funnels an account may have (MAX_FUNNELS_PER_ACCOUNT). */
   limits?: { funnelsPerAccount: number };
   now?: () => number;
@@ -90,6 +90,12 @@ export function createFunnelService({
 
     async get(owner: Pick<Account, 'id'>, id: string): Promise<Funnel> {
       return toFunnel(await load(owner, id));
+    },
+
+    /** The owner's funnel of that name, if any (the demo seed creates each once). */
+    async findByName(owner: Pick<Account, 'id'>, name: string): Promise<FunnelRecord | undefined> {
+      const row = await funnels.findByName(owner.id, name);
+      return row ? toFunnelRecord(row) : undefined;
     },
 
     async list(owner: Pick<Account, 'id'>): Promise<Funnel[]> {

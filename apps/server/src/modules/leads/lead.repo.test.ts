@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '../../../test/databases';
 import { PUBLIC_URL, newAccount, newFunnel, useServices } from '../../../test/fixtures';
 import { HttpError } from '../../lib/http-errors';
-import type { LeadRow } from './lead.repo';
+import { createLeadRepo, type LeadRow } from './lead.repo';
 import { createLeadService } from './lead.service';
 
 const HOUR = 3_600_000;
@@ -26,8 +26,8 @@ describe.each(TEST_DIALECTS)('leads on %s', (dialect) => {
   /** A lead service on the test database whose clock the test sets. */
   const leadsAt = (clock: () => number) =>
     createLeadService({
-      leads: t.services.repos.leads,
-      pages: t.services.repos.pages,
+      leads: createLeadRepo(t.db),
+      progress: t.services.progress,
       funnels: t.services.funnels,
       links: t.services.links,
       now: clock,
@@ -51,7 +51,7 @@ describe.each(TEST_DIALECTS)('leads on %s', (dialect) => {
       email: 'ana@example.com',
       phone: '+52 55 1234 5678',
     });
-    const row = await t.services.repos.leads.findById(lead.id);
+    const row = await createLeadRepo(t.db).findById(lead.id);
     expect(row?.tokenHash).toBe(createHash('sha256').update(token).digest('hex'));
     const rows = await t.db.selectFrom('leads').selectAll().execute();
     for (const stored of rows) {
@@ -87,7 +87,7 @@ describe.each(TEST_DIALECTS)('leads on %s', (dialect) => {
     }));
     // The third chunk repeats a hash of the first: the first two chunks are written before it fails.
     rows[1100] = { ...(rows[1100] as LeadRow), tokenHash: `${batch}-3` };
-    await expect(t.services.repos.leads.insertMany(rows)).rejects.toThrow();
+    await expect(createLeadRepo(t.db).insertMany(rows)).rejects.toThrow();
     expect(await countLeads(funnelId)).toBe(0);
   });
 
@@ -159,7 +159,7 @@ describe.each(TEST_DIALECTS)('leads on %s', (dialect) => {
       const { owner, funnelId } = await funnelOf({ deadline });
       const { lead } = await t.services.leads.create(owner, funnelId, { name: 'Ana' });
       expect(lead.deadlineAt).toBeNull();
-      expect((await t.services.repos.leads.findById(lead.id))?.deadlineAt).toBeNull();
+      expect((await createLeadRepo(t.db).findById(lead.id))?.deadlineAt).toBeNull();
     },
   );
 

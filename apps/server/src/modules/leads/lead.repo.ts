@@ -49,7 +49,7 @@ export function createLeadRepo(db: Db) {
     },
     async update(
       id: string,
-      values: Partial<Pick<LeadRow, 'name' | 'email' | 'phone' | 'deadlineExceptionOn' | 'currentPageId'>>,
+      values: Partial<Pick<LeadRow, 'name' | 'email' | 'phone' | 'deadlineExceptionOn'>>,
     ): Promise<void> {
       // An empty patch changes nothing (SQL has no empty SET).
       if (Object.keys(values).length === 0) return;

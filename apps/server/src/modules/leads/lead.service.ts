@@ -13,7 +13,7 @@ import { toIso } from '../../lib/json';
 import { hashToken, newId, newToken } from '../../lib/tokens';
 import { requireOwned } from '../auth/permissions';
 import type { FunnelRecord, FunnelService } from '../funnels/funnel.service';
-import type { PageRepo } from '../pages/page.repo';
+import type { LeadProgressService } from '../lead-progress/lead-progress.service';
 import type { LeadRepo, LeadRow } from './lead.repo';
 
 export function toLead(row: LeadRow): Lead {
@@ -53,9 +53,12 @@ export interface LeadLinks {
 }
 
 export interface LeadServiceDeps {
-  leads: LeadRepo;
-  pages: PageRepo;
-  funnels: FunnelService;
+  leads: Pick<
+    LeadRepo,
+    'insertMany' | 'findById' | 'listByFunnel' | 'update' | 'delete' | 'existingTokenHashes'
+  >;
+  progress: Pick<LeadProgressService, 'startPage'>;
+  funnels: Pick<FunnelService, 'load'>;
   links: LeadLinks;
   now?: () => number;
 }
@@ -63,7 +66,7 @@ export interface LeadServiceDeps {
 /** `token` lets an idempotent caller (the demo seed) choose a derived token instead of a random one. */
 export type NewLead = LeadCreate & { token?: string };
 
-export function createLeadService({ leads, pages, funnels, links, now = Date.now }: LeadServiceDeps) {
+export function createLeadService({ leads, progress, funnels, links, now = Date.now }: LeadServiceDeps) {
   async function load(owner: Pick<Account, 'id'>, id: string): Promise<LeadRow> {
     return requireOwned(owner, await leads.findById(id), 'lead');
   }
@@ -74,7 +77,8 @@ export function createLeadService({ leads, pages, funnels, links, now = Date.now
     inputs: NewLead[],
   ): Promise<LeadCreated[]> {
     const funnel = await funnels.load(owner, funnelId);
-    const firstPage = (await pages.listByFunnel(funnelId))[0];
+    // A new lead starts on the funnel's first page.
+    const startPage = await progress.startPage(funnelId);
     const at = now();
     const created = inputs.map((input) => {
       const token = input.token ?? newToken();
@@ -86,7 +90,7 @@ export function createLeadService({ leads, pages, funnels, links, now = Date.now
         name: input.name,
         email: input.email ?? null,
         phone: input.phone ?? null,
-        currentPageId: firstPage?.id ?? null,
+        currentPageId: startPage,
         deadlineAt: deadlineFor(funnel, at),
         deadlineExceptionOn: input.deadlineExceptionOn == null ? null : input.deadlineExceptionOn ? 1 : 0,
         createdAt: at,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '../../../test/databases';
 import { newAccount, rowCounts, useServices } from '../../../test/fixtures';
 import { api, startTestServer, type TestServer } from '../../../test/server';
+import { createPageRepo } from './page.repo';
 import { createPageService } from './page.service';
 
 /**
@@ -205,7 +206,7 @@ describe.each(TEST_DIALECTS)('owner limits an operator lowered, on %s', (dialect
     const funnel = await t.services.funnels.create(owner, { name: 'Antes' });
     const page = await t.services.pages.create(owner, funnel.id, { headline: 'x'.repeat(300) });
     const lowered = createPageService({
-      pages: t.services.repos.pages,
+      pages: createPageRepo(t.db, dialect),
       funnels: t.services.funnels,
       limits: { pagesPerFunnel: 1, richTextChars: 1000, funnelContentChars: 100 },
     });

@@ -97,8 +97,8 @@ function contentColumn(content: PageContent): string {
 }
 
 export interface PageServiceDeps {
-  pages: PageRepo;
-  funnels: FunnelService;
+  pages: Pick<PageRepo, 'append' | 'delete' | 'findById' | 'listByFunnel' | 'update'>;
+  funnels: Pick<FunnelService, 'load'>;
   limits?: PageLimits;
   /** Whether a host is one this server serves pages on (a base domain, or any account's domain). */
   isServedHost?: (host: string) => Promise<boolean>;

@@ -9,7 +9,8 @@ import { newAccount, newFunnel } from '../../../test/fixtures';
 import { api, startTestServer, type TestServer } from '../../../test/server';
 import { startTcpProxy, type TcpProxy } from '../../../test/tcp-proxy';
 import { ServerEvent } from './meta-capi';
-import type { PixelOutboxRow } from './pixel.repo';
+import { createFunnelRepo } from '../funnels/funnel.repo';
+import { createPixelRepo, type PixelOutboxRow } from './pixel.repo';
 import { createPixelWorker, type Schedule } from './pixel.worker';
 
 /**
@@ -253,7 +254,7 @@ describe.each(TEST_DIALECTS)('pixel conversions through a 30-hour outage of Meta
     if (!graph || !proxy || !server) throw new Error('the test servers did not start');
     const app = server;
     const rx = graph;
-    const pixels = app.services.repos.pixels;
+    const pixels = createPixelRepo(app.database.db, app.database.dialect);
     const owners: Account[] = [await newAccount(app.services), await newAccount(app.services)];
     const funnelOf = new Map<string, string>();
     for (const pixel of PIXELS) {
@@ -301,7 +302,7 @@ describe.each(TEST_DIALECTS)('pixel conversions through a 30-hour outage of Meta
 
     const worker = createPixelWorker({
       pixels,
-      funnels: app.services.repos.funnels,
+      funnels: createFunnelRepo(app.database.db),
       apiUrl: app.config.pixelApiUrl,
       logger: app.server.log,
       now: time.now,

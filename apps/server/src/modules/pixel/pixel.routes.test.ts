@@ -7,7 +7,7 @@ import { newAccount, newFunnel, useServices } from '../../../test/fixtures';
 import { ServerEvent } from './meta-capi';
 import { createPixelRepo } from './pixel.repo';
 import { pixelRoutes } from './pixel.routes';
-import { createLeadContext } from '../tracking/lead-context';
+import { createFunnelRepo } from '../funnels/funnel.repo';
 import { createPixelService } from './pixel.service';
 
 const PIXEL = { pixelId: '1234567890', accessToken: 'EAAB-access-token-1', testEventCode: null };
@@ -20,8 +20,8 @@ describe.each(TEST_DIALECTS)('pixel routes on %s', (dialect) => {
   beforeAll(async () => {
     const pixel = createPixelService({
       pixels: createPixelRepo(t.db, dialect),
-      funnels: t.services.repos.funnels,
-      leads: createLeadContext(t.services.repos),
+      funnels: createFunnelRepo(t.db),
+      leads: t.services.progress,
     });
     const server = Fastify();
     server.setValidatorCompiler(validatorCompiler);

@@ -4,7 +4,7 @@ import { TEST_DIALECTS } from '../../../test/databases';
 import { newAccount, newFunnel, rowCounts, useServices } from '../../../test/fixtures';
 import { ServerEvent } from './meta-capi';
 import { createPixelRepo } from './pixel.repo';
-import { createLeadContext } from '../tracking/lead-context';
+import { createFunnelRepo } from '../funnels/funnel.repo';
 import { createPixelService } from './pixel.service';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
@@ -30,8 +30,8 @@ describe.each(TEST_DIALECTS)('pixel calls on %s', (dialect) => {
     const pixels = createPixelRepo(t.db, dialect);
     const service = createPixelService({
       pixels,
-      funnels: t.services.repos.funnels,
-      leads: createLeadContext(t.services.repos),
+      funnels: createFunnelRepo(t.db),
+      leads: t.services.progress,
       now: () => clock,
     });
     return { pixels, service };

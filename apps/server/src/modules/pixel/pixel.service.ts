@@ -12,14 +12,14 @@ import { newId } from '../../lib/tokens';
 import type { FunnelRepo } from '../funnels/funnel.repo';
 import { toFunnelRecord } from '../funnels/funnel.service';
 import { USER_AGENT_MAX_LENGTH, configuredPixel, type ServerEvent } from './meta-capi';
-import type { LeadContextReader } from '../tracking/lead-context';
+import type { LeadProgressService } from '../lead-progress/lead-progress.service';
 import type { PixelRepo } from './pixel.repo';
 
 export interface PixelServiceDeps {
-  pixels: PixelRepo;
-  funnels: FunnelRepo;
+  pixels: Pick<PixelRepo, 'enqueueForLead'>;
+  funnels: Pick<FunnelRepo, 'findById'>;
   /** Who a token names, refused for an inactive account: the one reader every visitor call uses. */
-  leads: Pick<LeadContextReader, 'identify'>;
+  leads: Pick<LeadProgressService, 'identify'>;
   now?: () => number;
 }
 

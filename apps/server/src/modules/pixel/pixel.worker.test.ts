@@ -9,7 +9,7 @@ import { newAccount, newFunnel, useServices } from '../../../test/fixtures';
 import { openDatabase, type DatabaseHandle } from '../../db';
 import { MAX_EVENT_AGE_MS, ServerEvent } from './meta-capi';
 import { createPixelRepo, type PixelRepo } from './pixel.repo';
-import { createLeadContext } from '../tracking/lead-context';
+import { createFunnelRepo } from '../funnels/funnel.repo';
 import { createPixelService, toServerEvent } from './pixel.service';
 import {
   BACKOFF_MAX_MS,
@@ -185,14 +185,14 @@ describe.each(TEST_DIALECTS)('pixel worker on %s', (dialect) => {
   const serviceAt = (at: () => number) =>
     createPixelService({
       pixels: createPixelRepo(t.db, dialect),
-      funnels: t.services.repos.funnels,
-      leads: createLeadContext(t.services.repos),
+      funnels: createFunnelRepo(t.db),
+      leads: t.services.progress,
       now: at,
     });
   const workerWith = (options: Partial<PixelWorkerOptions> & { apiUrl: string }) =>
     createPixelWorker({
       pixels: createPixelRepo(t.db, dialect),
-      funnels: t.services.repos.funnels,
+      funnels: createFunnelRepo(t.db),
       logger: memoryLogger(),
       now,
       ...options,
@@ -479,7 +479,7 @@ describe.each(TEST_DIALECTS)('pixel worker on %s', (dialect) => {
         apiUrl: rx.apiUrl,
         batchSize: 20,
         pixels: createPixelRepo(secondDb, dialect),
-        funnels: t.services.repos.funnels,
+        funnels: createFunnelRepo(t.db),
       });
       let delivered = 0;
       for (let round = 0; round < 100 && delivered < eventIds.length; round++) {

@@ -28,8 +28,8 @@ const defaultSchedule: Schedule = (fn, ms) => {
 };
 
 export interface PixelWorkerOptions {
-  pixels: PixelRepo;
-  funnels: FunnelRepo;
+  pixels: Pick<PixelRepo, 'claimDue' | 'markDelivered' | 'markDropped' | 'markFailed' | 'retryWaiting'>;
+  funnels: Pick<FunnelRepo, 'findById'>;
   /** Base of the Conversions API (config.pixelApiUrl), e.g. https://graph.facebook.com/v21.0. */
   apiUrl: string;
   logger: PixelWorkerLogger;

@@ -14,9 +14,9 @@ export function nextPreviewToken(secret: string, token: string): string {
 }
 
 export interface PreviewServiceDeps {
-  previews: PreviewRepo;
-  pages: PageRepo;
-  pageService: PageService;
+  previews: Pick<PreviewRepo, 'upsertMany'>;
+  pages: Pick<PageRepo, 'listByFunnel'>;
+  pageService: Pick<PageService, 'load'>;
   secret: string;
   previewUrl: (accountSlug: string, token: string) => string;
   now?: () => number;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '../../../test/databases';
 import { BASE_DOMAINS, newAccount, newFunnel, useServices } from '../../../test/fixtures';
 import type { FunnelRepo } from '../funnels/funnel.repo';
+import { createRepos } from '../../services';
 import { createSiteService } from './site.service';
 
 /**
@@ -15,15 +16,17 @@ describe.each(TEST_DIALECTS)('the content cache of page resolution on %s', (dial
   /** A site service over the real repositories, counting the reads of funnels' content. */
   function countingSite(cacheBytes?: number) {
     const reads: string[] = [];
+    const repos = createRepos(t.database);
     const funnels: FunnelRepo = {
-      ...t.services.repos.funnels,
+      ...repos.funnels,
       findById: (id) => {
         reads.push(id);
-        return t.services.repos.funnels.findById(id);
+        return repos.funnels.findById(id);
       },
     };
     const site = createSiteService({
-      ...t.services.repos,
+      ...repos,
+      progress: t.services.progress,
       funnels,
       secret: t.services.secret,
       baseDomains: BASE_DOMAINS,

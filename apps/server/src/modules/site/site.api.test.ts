@@ -55,9 +55,9 @@ describe.each(TEST_DIALECTS)('visitor site API on %s', (dialect) => {
   }
 
   async function accountId(slug: string): Promise<string> {
-    const row = await h.server.services.repos.accounts.findBySlug(slug);
-    if (!row) throw new Error(`no account ${slug}`);
-    return row.id;
+    const account = await h.server.services.accounts.findBySlug(slug);
+    if (!account) throw new Error(`no account ${slug}`);
+    return account.id;
   }
 
   describe('POST /funnel/site', () => {

@@ -2,6 +2,7 @@ import type { Account, FunnelCreate, PageCreate, SiteResponse } from '@embudo/co
 import { describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '../../../test/databases';
 import { BASE_DOMAINS, newAccount, newFunnel, rowCounts, useServices } from '../../../test/fixtures';
+import { createRepos } from '../../services';
 import { createSiteService } from './site.service';
 
 const HOUR = 3_600_000;
@@ -37,14 +38,19 @@ describe.each(TEST_DIALECTS)('site resolution on %s', (dialect) => {
   /** The site service as it would answer at another moment. */
   const siteAt = (at: number) =>
     createSiteService({
-      ...t.services.repos,
+      ...createRepos(t.database),
+      progress: t.services.progress,
       secret: t.services.secret,
       baseDomains: BASE_DOMAINS,
       now: () => at,
     });
 
   const moveLead = (leadId: string, pageId: string | undefined) =>
-    t.services.repos.leads.update(leadId, { currentPageId: pageId ?? null });
+    t.db
+      .updateTable('leads')
+      .set({ currentPageId: pageId ?? null })
+      .where('id', '=', leadId)
+      .execute();
 
   it('finds the lead’s current page by slug and token', async () => {
     const { owner, funnel, pages, token } = await funnelWithLead();

@@ -9,8 +9,8 @@ import type {
 import { DEFAULT_CONTENT_CACHE_BYTES } from '../../config';
 import { BoundedCache, memoById, textBytes } from '../../lib/memo-by-row';
 import { hashToken } from '../../lib/tokens';
-import type { AccountRepo } from '../accounts/account.repo';
-import { toAccount, type AccountRow } from '../accounts/account.repo';
+import type { AccountRepo, AccountRow } from '../accounts/account.repo';
+import { toAccount } from '../accounts/account.service';
 import type { DomainRepo } from '../domains/domain.repo';
 import { toFunnelRecord, type FunnelRecord } from '../funnels/funnel.service';
 import type { FunnelRepo, FunnelRow } from '../funnels/funnel.repo';
@@ -19,8 +19,8 @@ import type { PageRepo, PageRow } from '../pages/page.repo';
 import { toPageRecord, type PageRecord } from '../pages/page.service';
 import { nextPreviewToken } from '../previews/preview.service';
 import type { PreviewRepo } from '../previews/preview.repo';
+import { currentPageIndex, type LeadProgressService } from '../lead-progress/lead-progress.service';
 import type { LeadPageRepo } from './lead-page.repo';
-import type { ProgressRepo } from './progress.repo';
 
 export interface SiteLookup {
   /** Host name of the page address, lower-case, no port. */
@@ -31,13 +31,13 @@ export interface SiteLookup {
 }
 
 export interface SiteServiceDeps {
-  accounts: AccountRepo;
-  domains: DomainRepo;
-  funnels: FunnelRepo;
-  pages: PageRepo;
-  leadPages: LeadPageRepo;
-  previews: PreviewRepo;
-  progress: ProgressRepo;
+  accounts: Pick<AccountRepo, 'findById' | 'findBySlug'>;
+  domains: Pick<DomainRepo, 'findByHost'>;
+  funnels: Pick<FunnelRepo, 'findById'>;
+  pages: Pick<PageRepo, 'listByFunnel'>;
+  leadPages: Pick<LeadPageRepo, 'contentVersion' | 'findByTokenHash'>;
+  previews: Pick<PreviewRepo, 'findByTokenHash'>;
+  progress: Pick<LeadProgressService, 'seenOn'>;
   secret: string;
   baseDomains: readonly string[];
   /** The operator's contact address for the legal texts, where an account names none of its own. */
@@ -326,20 +326,15 @@ export function createSiteService(deps: SiteServiceDeps) {
     const { lead } = found;
     const content = await funnelContent(lead.funnelId, found.contentVersion);
     if (!content) return { message: 'DONT_EXIST_TOKEN_OR_URL' };
-    const index = Math.max(
-      0,
-      content.pages.findIndex((p) => p.id === lead.currentPageId),
-    );
-    const page = content.pages[index];
+    const page = content.pages[currentPageIndex(content.pages, lead.currentPageId)];
     if (!page) return { message: 'DONT_EXIST_TOKEN_OR_URL' };
     // The read joined the progress on the lead's current page, or on the first when it has none.
-    const joinedOn = lead.currentPageId ?? content.pages[0]?.id;
-    const record =
-      found.progress?.pageId === page.id
-        ? found.progress
-        : joinedOn === page.id
-          ? null
-          : await progress.find(lead.id, page.id);
+    const seen = await progress.seenOn(
+      lead.id,
+      page.id,
+      found.progress,
+      lead.currentPageId ?? content.pages[0]?.id,
+    );
     return {
       account: account.account,
       funnel: content.funnel,
@@ -348,8 +343,8 @@ export function createSiteService(deps: SiteServiceDeps) {
       lead: {
         name: lead.name,
         row: lead,
-        isComplete: record?.completedAt != null,
-        endTimeVideo: record?.lastVideoPosition ?? null,
+        isComplete: seen.isComplete,
+        endTimeVideo: seen.endTimeVideo,
       },
     };
   }

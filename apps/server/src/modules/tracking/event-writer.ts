@@ -1,9 +1,9 @@
 import type { Insertable } from 'kysely';
 import type { DatabaseHandle } from '../../db';
-import { compileTemplate, type StatementText, type Value } from '../../db/reusable-query';
+import type { StatementText } from '../../db/reusable-query';
 import type { Database } from '../../db/schema';
-
-type EventTable = 'pageSessions' | 'videoRecords' | 'actions' | 'visits' | 'conversions';
+import type { LeadProgressService, ResumePoint } from '../lead-progress/lead-progress.service';
+import type { EventRepo, EventRow, EventTable } from './event.repo';
 
 export type WriteOp =
   | { [T in EventTable]: { kind: 'insert'; table: T; row: Insertable<Database[T]> } }[EventTable]
@@ -17,15 +17,7 @@ export type WriteOp =
     }
   | { kind: 'touchSession'; id: string; at: number }
   /** The lead's resume point on a page (spec §4.4): the latest video position reported. */
-  | {
-      kind: 'videoPosition';
-      leadId: string;
-      pageId: string;
-      position: number;
-      /** When the browser saw that position (the record's end view time): newer wins. */
-      reportedAt: number;
-      at: number;
-    };
+  | ({ kind: 'videoPosition' } & ResumePoint);
 
 interface Pending {
   op: WriteOp;
@@ -41,110 +33,31 @@ export interface EventWriter {
   stats(): { batches: number; ops: number };
 }
 
-/** SQLite binds at most 32,766 values per statement; the widest event row has 11 columns. */
-const ROWS_PER_INSERT = 1000;
+export interface EventWriterDeps {
+  /** Where batches commit: the SQLite write thread, or a PostgreSQL transaction (decision 0013). */
+  database: Pick<DatabaseHandle, 'writeBatch'>;
+  /** The statements of tracking's own writes. */
+  events: Pick<EventRepo, 'appendInserts' | 'endSession' | 'touchSession'>;
+  /** The statement of a resume point, which lead progress owns. */
+  progress: Pick<LeadProgressService, 'resumePointStatement'>;
+}
 
 /**
  * Group commit (DESIGN §5.9): writes that arrive while a transaction is committing wait for the next
- * one, so under load one commit carries hundreds of events, and an idle server commits at once.
- * Every event id is a primary key written with "on conflict do nothing": a retried send is stored once.
- * Each kind of statement is compiled once and filled in per write (decision 0017). On SQLite, whose
- * write thread runs a prepared statement per row at almost no cost, each row is its own statement; on
- * PostgreSQL, where each statement is a round trip, a table's rows go in one multi-row insert.
+ * one, so under load one commit carries hundreds of events, and an idle server commits at once. The
+ * writer holds no SQL: it merges a batch's writes and asks the repositories for their statements
+ * (event.repo.ts, and lead progress's resume point), each compiled once and filled in per write
+ * (decision 0017).
  */
 export function createEventWriter(
-  database: Pick<DatabaseHandle, 'db' | 'writeBatch' | 'dialect'>,
+  { database, events, progress }: EventWriterDeps,
   options: { maxBatch?: number } = {},
 ): EventWriter {
-  const { db } = database;
   const maxBatch = options.maxBatch ?? 2000;
   let queue: Pending[] = [];
   let running: Promise<void> | null = null;
   let batches = 0;
   let ops = 0;
-
-  const endSession = compileTemplate(['endAt', 'endReason', 'endDetails', 'id', 'leadId'], (v) =>
-    db
-      .updateTable('pageSessions')
-      .set({
-        endAt: v.endAt,
-        endReason: v.endReason,
-        endDetails: v.endDetails,
-        endInferred: 0,
-        lastSeenAt: v.endAt,
-      })
-      .where('id', '=', v.id)
-      .where('leadId', '=', v.leadId)
-      .where((eb) => eb.or([eb('endAt', 'is', null), eb('endInferred', '=', 1)])),
-  );
-  const touchSession = compileTemplate(['at', 'id'], (v) =>
-    db
-      .updateTable('pageSessions')
-      .set({ lastSeenAt: v.at })
-      .where('id', '=', v.id)
-      .where('lastSeenAt', '<', v.at),
-  );
-  const videoPosition = compileTemplate(['leadId', 'pageId', 'position', 'reportedAt', 'at'], (v) =>
-    db
-      .insertInto('leadPageProgress')
-      .values({
-        leadId: v.leadId,
-        pageId: v.pageId,
-        completedAt: null,
-        lastVideoPosition: v.position,
-        lastVideoAt: v.reportedAt,
-        updatedAt: v.at,
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['leadId', 'pageId'])
-          .doUpdateSet((eb) => ({
-            lastVideoPosition: eb.ref('excluded.lastVideoPosition'),
-            lastVideoAt: eb.ref('excluded.lastVideoAt'),
-            updatedAt: eb.ref('excluded.updatedAt'),
-          }))
-          // A retried or late older record never moves the resume point back.
-          .where((eb) =>
-            eb.or([
-              eb('leadPageProgress.lastVideoAt', 'is', null),
-              eb('leadPageProgress.lastVideoAt', '<=', eb.ref('excluded.lastVideoAt')),
-            ]),
-          ),
-      ),
-  );
-
-  /** SQLite: one compiled-once insert per table and set of columns. */
-  const rowInserts = new Map<string, (values: Record<string, Value>) => StatementText>();
-  function rowInsert(table: EventTable, row: Insertable<Database[EventTable]>): StatementText {
-    const columns = Object.keys(row);
-    const key = `${table} ${columns.join(',')}`;
-    let fill = rowInserts.get(key);
-    if (fill === undefined) {
-      fill = compileTemplate(columns, (v) =>
-        db
-          .insertInto(table)
-          .values(v as Insertable<Database[EventTable]>)
-          .onConflict((oc) => oc.column('id').doNothing()),
-      );
-      rowInserts.set(key, fill);
-    }
-    return fill(row);
-  }
-
-  /** PostgreSQL: a table's rows of the batch in multi-row inserts. */
-  function tableInserts(table: EventTable, rows: Insertable<Database[EventTable]>[]): StatementText[] {
-    const statements: StatementText[] = [];
-    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-      statements.push(
-        db
-          .insertInto(table)
-          .values(rows.slice(i, i + ROWS_PER_INSERT))
-          .onConflict((oc) => oc.column('id').doNothing())
-          .compile(),
-      );
-    }
-    return statements;
-  }
 
   /** The statements of a batch, and how to tell each write's changed rows from their results. */
   function compile(batch: Pending[]): {
@@ -154,7 +67,7 @@ export function createEventWriter(
     const statements: StatementText[] = [];
     /** For each write: the statement whose changed rows it reports, or a fixed count. */
     const source: ({ statement: number } | { fixed: number })[] = batch.map(() => ({ fixed: 0 }));
-    const inserts = new Map<EventTable, Insertable<Database[EventTable]>[]>();
+    const inserts = new Map<EventTable, EventRow[]>();
     const touches = new Map<string, number>();
     const positions = new Map<string, Extract<WriteOp, { kind: 'videoPosition' }>>();
     batch.forEach(({ op }, index) => {
@@ -174,35 +87,15 @@ export function createEventWriter(
         source[index] = { fixed: 1 };
       }
     });
-    for (const [table, rows] of inserts) {
-      if (database.dialect === 'sqlite') for (const row of rows) statements.push(rowInsert(table, row));
-      else statements.push(...tableInserts(table, rows));
-    }
+    for (const [table, rows] of inserts) events.appendInserts(statements, table, rows);
     // Ends after inserts: a session started and ended within one batch ends correctly.
     for (const [index, { op }] of batch.entries()) {
       if (op.kind !== 'endSession') continue;
       source[index] = { statement: statements.length };
-      statements.push(
-        endSession({
-          endAt: op.endAt,
-          endReason: op.endReason,
-          endDetails: op.endDetails,
-          id: op.id,
-          leadId: op.leadId,
-        }),
-      );
+      statements.push(events.endSession(op));
     }
-    for (const [id, at] of touches) statements.push(touchSession({ at, id }));
-    for (const p of positions.values())
-      statements.push(
-        videoPosition({
-          leadId: p.leadId,
-          pageId: p.pageId,
-          position: p.position,
-          reportedAt: p.reportedAt,
-          at: p.at,
-        }),
-      );
+    for (const [id, at] of touches) statements.push(events.touchSession({ at, id }));
+    for (const p of positions.values()) statements.push(progress.resumePointStatement(p));
     return {
       statements,
       affected: (changes) =>

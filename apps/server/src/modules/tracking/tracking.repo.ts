@@ -1,22 +1,11 @@
 import { reusableQuery } from '../../db/reusable-query';
 import type { Db } from '../../db';
 
-/** Reads the tracking rules need; every write goes through the event writer. */
+/**
+ * Reads the tracking rules need; every write goes through the event writer (event.repo.ts). The lead a
+ * token names for calls outside a session is read by lead progress (modules/lead-progress).
+ */
 export function createTrackingRepo(db: Db) {
-  const leadByTokenHash = reusableQuery(db, ['tokenHash'], ({ tokenHash }) =>
-    db
-      .selectFrom('leads')
-      .innerJoin('accounts', 'accounts.id', 'leads.accountId')
-      .select([
-        'leads.id',
-        'leads.accountId',
-        'leads.funnelId',
-        'leads.name',
-        'leads.currentPageId',
-        'accounts.subscriptionStatus as subscriptionStatus',
-      ])
-      .where('leads.tokenHash', '=', tokenHash),
-  );
   const sessionContext = reusableQuery(db, ['tokenHash', 'sessionId'], ({ tokenHash, sessionId }) =>
     db
       .selectFrom('leads')
@@ -103,11 +92,6 @@ export function createTrackingRepo(db: Db) {
       const [row] = await sessionCounts({ leadId, sessionId });
       return { actions: Number(row?.actions ?? 0), videos: Number(row?.videos ?? 0) };
     },
-    /**
-     * Who a token hash names, where the lead is, and whether the lead's account is active: one read,
-     * for every event that is not sent within a session.
-     */
-    leadByTokenHash: async (tokenHash: string) => (await leadByTokenHash({ tokenHash }))[0],
     /**
      * In one read, for a record sent within a session: the lead the token names, whether its account
      * is active, the session if it is that lead's, and what decides whether the session's page still

@@ -13,9 +13,14 @@ import {
 } from '@embudo/contracts';
 import { randomUUID } from 'node:crypto';
 import { hashToken } from '../../lib/tokens';
-import { eventId } from './event-ids';
+import { eventId } from '../../lib/event-ids';
 import type { EventWriter } from './event-writer';
-import { refusalOf, type LeadContextReader, type LeadRefusal } from './lead-context';
+import {
+  refusalOf,
+  trackingClosedOn,
+  type LeadProgressService,
+  type LeadRefusal,
+} from '../lead-progress/lead-progress.service';
 import { CAP_WINDOW_MS, TRACKING_CAPS, admit, countScope, type Claim } from './tracking-caps';
 import type { TrackingRepo } from './tracking.repo';
 
@@ -39,7 +44,7 @@ const INACTIVE = ack(403, TrackingMessage.inactiveSubscription);
 /** Acknowledged and not stored: a cap was reached (tracking-caps.ts says why not a 429). */
 const LIMITED = ack(200, TrackingMessage.limitReached);
 
-/** The answer to a call whose token names no lead it may write for (lead-context.ts). */
+/** The answer to a call whose token names no lead it may write for (lead progress's `refusalOf`). */
 export function refusal(refused: LeadRefusal): TrackAck {
   return refused === TrackingMessage.inactiveSubscription ? INACTIVE : UNKNOWN_TOKEN;
 }
@@ -68,9 +73,12 @@ function storedDetails(
 }
 
 export interface TrackingServiceDeps {
-  writer: EventWriter;
-  leads: LeadContextReader;
-  tracking: TrackingRepo;
+  writer: Pick<EventWriter, 'write'>;
+  progress: Pick<LeadProgressService, 'byToken' | 'identify' | 'trackingClosed'>;
+  tracking: Pick<
+    TrackingRepo,
+    'leadCounts' | 'sessionCounts' | 'sessionContext' | 'findSession' | 'closeStale'
+  >;
   now?: () => number;
 }
 
@@ -78,7 +86,7 @@ export interface TrackingServiceDeps {
  * Page sessions, actions and video records (spec §4.3, §4.4, §5). Each answer 2xx means the event is
  * committed; the same event sent again is stored once.
  */
-export function createTrackingService({ writer, leads, tracking, now = Date.now }: TrackingServiceDeps) {
+export function createTrackingService({ writer, progress, tracking, now = Date.now }: TrackingServiceDeps) {
   // What a lead and a page session have stored, counted in this process from the database's counts.
   const leadCounts = countScope((leadId, at) => tracking.leadCounts(leadId, at - CAP_WINDOW_MS), now);
   // A session's key is its lead's id (a UUID, no space) and its own, so that the read finds its actions
@@ -130,17 +138,17 @@ export function createTrackingService({ writer, leads, tracking, now = Date.now 
     if (refusalOf(found.subscriptionStatus) !== null) return { refused: INACTIVE };
     if (found.sessionId === null || found.pageId === null) return { refused: UNKNOWN_SESSION };
     // Spec §5: nothing is tracked on an OFFERT page the lead has completed.
-    if (found.buttonAction === 'OFFERT' && found.completedAt !== null) return { refused: CLOSED };
+    if (trackingClosedOn(found.buttonAction, found.completedAt)) return { refused: CLOSED };
     return { refused: null, leadId: found.leadId, session: { id: found.sessionId, pageId: found.pageId } };
   }
 
   return {
     async startSession(input: PageSessionStart, context: RequestContext): Promise<PageSessionStarted> {
-      const { refused, lead } = await leads.byToken(input.token);
+      const { refused, lead } = await progress.byToken(input.token);
       if (refused !== null) return { ...refusal(refused), data: null };
       if (!lead.page) return { ...UNKNOWN_TOKEN, data: null };
       // Spec §4.3: no session on an OFFERT page the lead has completed.
-      if (await leads.trackingClosed(lead.leadId, lead.page.id, lead.page.buttonAction))
+      if (await progress.trackingClosed(lead.leadId, lead.page.id, lead.page.buttonAction))
         return { ...CLOSED, data: null };
       const at = now();
       const id = eventId(lead.leadId, 'session', input.eventId ?? randomUUID());
@@ -188,7 +196,7 @@ export function createTrackingService({ writer, leads, tracking, now = Date.now 
     },
 
     async endSession(sessionId: string, input: PageSessionEnd, context: RequestContext): Promise<TrackAck> {
-      const { refused, lead } = await leads.identify(input.token);
+      const { refused, lead } = await progress.identify(input.token);
       if (refused !== null) return refusal(refused);
       const at = now();
       const changed = await writer.write({

@@ -1,9 +1,21 @@
 import type { ButtonAction } from '@embudo/contracts';
 import { PageContent, TrackingMessage, VisitorMessage } from '@embudo/contracts';
 import { hashToken } from '../../lib/tokens';
-import type { PageRepo } from '../pages/page.repo';
-import type { ProgressRepo } from '../site/progress.repo';
-import type { TrackingRepo } from './tracking.repo';
+import type { LeadProgressRepo } from './lead-progress.repo';
+
+/** A page's place and action, without its content. */
+export interface PageRef {
+  id: string;
+  buttonAction: string;
+  position: number;
+}
+
+/** The reads of a funnel's pages that lead progress needs (the pages module's repository has them). */
+export interface FunnelPages {
+  findRefInFunnel(pageId: string, funnelId: string): Promise<PageRef | undefined>;
+  findFirstRef(funnelId: string): Promise<PageRef | undefined>;
+  listByFunnel(funnelId: string): Promise<readonly Pick<PageRef, 'id' | 'position'>[]>;
+}
 
 export interface LeadIdentity {
   leadId: string;
@@ -31,6 +43,11 @@ export function refusalOf(subscriptionStatus: string): LeadRefusal | null {
   return subscriptionStatus === 'active' ? null : TrackingMessage.inactiveSubscription;
 }
 
+/** Spec §5: nothing is tracked on an OFFERT page the lead has completed. */
+export function trackingClosedOn(buttonAction: string | null, completedAt: number | null): boolean {
+  return buttonAction === 'OFFERT' && completedAt !== null;
+}
+
 const UNKNOWN = { refused: VisitorMessage.unknownToken, lead: null } as const;
 
 /**
@@ -42,15 +59,13 @@ const UNKNOWN = { refused: VisitorMessage.unknownToken, lead: null } as const;
 export function createLeadContext({
   pages,
   progress,
-  tracking,
 }: {
-  pages: PageRepo;
-  progress: ProgressRepo;
-  tracking: TrackingRepo;
+  pages: Pick<FunnelPages, 'findRefInFunnel' | 'findFirstRef'>;
+  progress: Pick<LeadProgressRepo, 'find' | 'leadByTokenHash'>;
 }) {
   /** The lead and whether its account takes visitors' calls, in one read. */
   async function lead(token: string) {
-    const row = await tracking.leadByTokenHash(hashToken(token));
+    const row = await progress.leadByTokenHash(hashToken(token));
     if (!row) return UNKNOWN;
     const refused = refusalOf(row.subscriptionStatus);
     return refused === null ? { refused, lead: row } : { refused, lead: null };
@@ -103,7 +118,7 @@ export function createLeadContext({
       buttonAction: ButtonAction | null,
     ): Promise<boolean> {
       if (buttonAction !== 'OFFERT') return false;
-      return (await progress.find(leadId, pageId))?.completedAt != null;
+      return trackingClosedOn(buttonAction, (await progress.find(leadId, pageId))?.completedAt ?? null);
     },
   };
 }

@@ -1,0 +1,96 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../../db';
+import type { Dialect } from '../../db/dialect';
+import { compileTemplate, type StatementText, type Value } from '../../db/reusable-query';
+import type { Database } from '../../db/schema';
+
+export type EventTable = 'pageSessions' | 'videoRecords' | 'actions' | 'visits' | 'conversions';
+export type EventRow = Insertable<Database[EventTable]>;
+
+/** SQLite binds at most 32,766 values per statement; the widest event row has 11 columns. */
+const ROWS_PER_INSERT = 1000;
+
+/**
+ * The SQL of tracking's writes, as statements for the event writer to send in its batches (it runs
+ * none itself: decisions 0006, 0013). Each kind of statement is compiled once and filled in per
+ * write (decision 0017). Every event id is a primary key written with "on conflict do nothing": a
+ * retried send is stored once.
+ */
+export function createEventRepo(db: Db, dialect: Dialect) {
+  const endSession = compileTemplate(['endAt', 'endReason', 'endDetails', 'id', 'leadId'], (v) =>
+    db
+      .updateTable('pageSessions')
+      .set({
+        endAt: v.endAt,
+        endReason: v.endReason,
+        endDetails: v.endDetails,
+        endInferred: 0,
+        lastSeenAt: v.endAt,
+      })
+      .where('id', '=', v.id)
+      .where('leadId', '=', v.leadId)
+      .where((eb) => eb.or([eb('endAt', 'is', null), eb('endInferred', '=', 1)])),
+  );
+  const touchSession = compileTemplate(['at', 'id'], (v) =>
+    db
+      .updateTable('pageSessions')
+      .set({ lastSeenAt: v.at })
+      .where('id', '=', v.id)
+      .where('lastSeenAt', '<', v.at),
+  );
+
+  /** SQLite: one compiled-once insert per table and set of columns. */
+  const rowInserts = new Map<string, (values: Record<string, Value>) => StatementText>();
+  function rowInsert(table: EventTable, row: EventRow): StatementText {
+    const columns = Object.keys(row);
+    const key = `${table} ${columns.join(',')}`;
+    let fill = rowInserts.get(key);
+    if (fill === undefined) {
+      fill = compileTemplate(columns, (v) =>
+        db
+          .insertInto(table)
+          .values(v as EventRow)
+          .onConflict((oc) => oc.column('id').doNothing()),
+      );
+      rowInserts.set(key, fill);
+    }
+    return fill(row);
+  }
+
+  /** PostgreSQL: a table's rows of the batch in multi-row inserts. */
+  function tableInserts(statements: StatementText[], table: EventTable, rows: EventRow[]): void {
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+      statements.push(
+        db
+          .insertInto(table)
+          .values(rows.slice(i, i + ROWS_PER_INSERT))
+          .onConflict((oc) => oc.column('id').doNothing())
+          .compile(),
+      );
+    }
+  }
+
+  return {
+    /**
+     * A table's new rows of a batch. On SQLite, whose write thread runs a prepared statement per row
+     * at almost no cost, each row is its own statement; on PostgreSQL, where each statement is a round
+     * trip, they go in one multi-row insert. Appended to `statements`.
+     */
+    appendInserts(statements: StatementText[], table: EventTable, rows: EventRow[]): void {
+      if (dialect === 'sqlite') for (const row of rows) statements.push(rowInsert(table, row));
+      else tableInserts(statements, table, rows);
+    },
+    /** A session's real end; it replaces an inferred one, never another real one. */
+    endSession: (end: { endAt: number; endReason: string; endDetails: string; id: string; leadId: string }) =>
+      endSession({
+        endAt: end.endAt,
+        endReason: end.endReason,
+        endDetails: end.endDetails,
+        id: end.id,
+        leadId: end.leadId,
+      }),
+    /** The session was seen at `at` (never moves back). */
+    touchSession: (touch: { at: number; id: string }) => touchSession({ at: touch.at, id: touch.id }),
+  };
+}
+export type EventRepo = ReturnType<typeof createEventRepo>;
