@@ -11,7 +11,8 @@ import { vi } from 'vitest';
  * worker, so nothing here reaches the db, system or e2e tiers.
  */
 
-export const UNIT_TIER_ERROR = 'unit tests start no server, process or database: move this file to the db/system tier';
+export const UNIT_TIER_ERROR =
+  'unit tests start no server, process or database: move this file to the db/system tier';
 
 function refuse(what: string): never {
   throw new Error(`${UNIT_TIER_ERROR} (it tried ${what})`);
@@ -40,7 +41,8 @@ pg.Pool.prototype.connect = function connect(): never {
 
 /** A SQLite database in memory is a data structure; a file is a database. */
 vi.mock('better-sqlite3', async (importOriginal) => {
-  const original = (await importOriginal<{ default: new (file?: string, options?: object) => object }>()).default;
+  const original = (await importOriginal<{ default: new (file?: string, options?: object) => object }>())
+    .default;
   function GuardedDatabase(file?: string, options?: object): object {
     if (file !== undefined && file !== '' && file !== ':memory:') refuse(`to open the SQLite file ${file}`);
     return new original(file, options);

@@ -3,13 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { GeoAnswer } from '@embudo/contracts';
 import { LOCATION_CACHE_KEY, TIMING } from '@embudo/contracts/runtime';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  fallbackRecord,
-  lookupLocation,
-  toRecord,
-  type LocationDeps,
-  type LocationRecord,
-} from './location';
+import { fallbackRecord, lookupLocation, toRecord, type LocationDeps, type LocationRecord } from './location';
 
 const ANSWER: GeoAnswer = GeoAnswer.parse({
   ip: '203.0.113.7',
