@@ -20,6 +20,7 @@ import { stripInvisible, styleViolations, urlViolation } from '../apps/server/te
 import { startTestServer, type TestServer } from '../apps/server/test/server';
 import { loadCorpora, type Payload } from '../apps/server/test/xss-corpus';
 import { launchChromium } from './chromium';
+import { installXssProbe, xssHits } from './xss-probe';
 
 /**
  * The browser's sanitiser (apps/web/src/api/browser-sanitiser.ts, DOMPurify configured from the one
@@ -35,62 +36,7 @@ const GLOBAL_NAME = 'EmbudoSanitiser';
 
 interface SanitiserWindow {
   EmbudoSanitiser: { sanitiseRichText: (html: string) => string };
-  __hits: string[];
 }
-
-// ---------------------------------------------------------------------------------------------------------
-// Instrumentation, installed in every frame before any page script runs.
-// ---------------------------------------------------------------------------------------------------------
-
-/**
- * Records into window.__hits every call payloads use to prove they ran, and blocks it: the dialogs,
- * print, document.write, eval, Function and string timers. Source text, so no transpiler helper
- * leaks into the browser. (A report-only CSP is no witness here: Chromium reports an inline handler
- * when DOMParser merely parses it, and DOMPurify parses every payload with DOMParser.)
- */
-const INSTRUMENT = String.raw`(() => {
-  const hits = [];
-  Object.defineProperty(window, '__hits', { value: hits, configurable: false, writable: false });
-  const show = (args) => {
-    try {
-      return Array.prototype.map.call(args, (a) => String(a)).join(', ').slice(0, 200);
-    } catch (e) {
-      return '?';
-    }
-  };
-  const record = (what, args) => hits.push(what + '(' + show(args) + ')');
-  // Playwright's own page.evaluate goes through eval: it passes, unrecorded.
-  const fromPlaywright = () => /UtilityScript/.test(String(new Error().stack));
-  window.alert = function () { record('alert', arguments); };
-  window.confirm = function () { record('confirm', arguments); return false; };
-  window.prompt = function () { record('prompt', arguments); return null; };
-  window.print = function () { record('print', arguments); };
-  const realEval = window.eval;
-  window.eval = function (code) {
-    if (fromPlaywright()) return realEval(code);
-    record('eval', arguments);
-    return undefined;
-  };
-  const RealFunction = Function;
-  const FakeFunction = function () {
-    if (fromPlaywright()) return RealFunction.apply(null, arguments);
-    record('Function', arguments);
-    return function () {};
-  };
-  FakeFunction.prototype = RealFunction.prototype;
-  window.Function = FakeFunction;
-  try { RealFunction.prototype.constructor = FakeFunction; } catch (e) {}
-  for (const name of ['setTimeout', 'setInterval']) {
-    const real = window[name];
-    window[name] = function (handler) {
-      if (typeof handler !== 'function') { record(name + ' with a string', arguments); return 0; }
-      return real.apply(this, arguments);
-    };
-  }
-  for (const name of ['write', 'writeln']) {
-    Document.prototype[name] = function () { record('document.' + name, arguments); };
-  }
-})();`;
 
 const BLANK_PAGE = `<!doctype html>
 <html>
@@ -453,7 +399,7 @@ describe('the browser sanitiser in Chromium (DESIGN §5.8)', () => {
 
   /** Records and aborts every request for another host; records page events. */
   async function instrument(target: BrowserContext): Promise<void> {
-    await target.addInitScript(INSTRUMENT);
+    await installXssProbe(target);
     // Recorded as the browser makes it (routed or not), then aborted before any network.
     target.on('request', (request) => {
       const url = request.url();
@@ -485,8 +431,7 @@ describe('the browser sanitiser in Chromium (DESIGN §5.8)', () => {
     });
   }
 
-  const hits = (target: Page = page) =>
-    target.evaluate(() => [...(window as unknown as SanitiserWindow).__hits]);
+  const hits = (target: Page = page) => xssHits(target);
   /**
    * A local request made now: once it has finished, any request the page made before it has been
    * seen, so a remote request is put down to the case that caused it.

@@ -12,6 +12,7 @@ import { sanitizeRichText } from '../apps/server/src/lib/sanitize';
 import { seedDemo, type DemoSummary } from '../apps/server/src/modules/demo/demo.seed';
 import { startTestServer, type TestServer } from '../apps/server/test/server';
 import { launchChromium } from './chromium';
+import { installXssProbe } from './xss-probe';
 import { loadCorpora, XSS_DIR_IN_REPO, type Payload } from '../apps/server/test/xss-corpus';
 import { stripInvisible, styleViolations, urlViolation } from '../apps/server/test/policy-check';
 
@@ -22,58 +23,6 @@ import { stripInvisible, styleViolations, urlViolation } from '../apps/server/te
  * and the rendered fields are checked against the policy of contracts. The button is not rendered yet,
  * so the stored button copy is checked instead (it must be the sanitiser's output, and within policy).
  */
-
-// ---------------------------------------------------------------------------------------------------------
-// Instrumentation, installed in every frame before any page script runs.
-// ---------------------------------------------------------------------------------------------------------
-
-/**
- * Records into window.__xssHits every call of the functions payloads use to prove they ran, and
- * blocks the call. Written as source text so that no transpiler helper leaks into the browser.
- */
-const INSTRUMENT = String.raw`(() => {
-  const hits = [];
-  Object.defineProperty(window, '__xssHits', { value: hits, configurable: false, writable: false });
-  const show = (args) => {
-    try {
-      return Array.prototype.map.call(args, (a) => String(a)).join(', ').slice(0, 200);
-    } catch (e) {
-      return '?';
-    }
-  };
-  const record = (what, args) => hits.push(what + '(' + show(args) + ')');
-  // Playwright's own page.evaluate and waitForFunction go through eval: they pass, unrecorded.
-  const fromPlaywright = () => /UtilityScript/.test(String(new Error().stack));
-  window.alert = function () { record('alert', arguments); };
-  window.confirm = function () { record('confirm', arguments); return false; };
-  window.prompt = function () { record('prompt', arguments); return null; };
-  window.print = function () { record('print', arguments); };
-  const realEval = window.eval;
-  window.eval = function (code) {
-    if (fromPlaywright()) return realEval(code);
-    record('eval', arguments);
-    return undefined;
-  };
-  const RealFunction = Function;
-  const FakeFunction = function () {
-    if (fromPlaywright()) return RealFunction.apply(null, arguments);
-    record('Function', arguments);
-    return function () {};
-  };
-  FakeFunction.prototype = RealFunction.prototype;
-  window.Function = FakeFunction;
-  try { RealFunction.prototype.constructor = FakeFunction; } catch (e) {}
-  for (const name of ['setTimeout', 'setInterval']) {
-    const real = window[name];
-    window[name] = function (handler) {
-      if (typeof handler !== 'function') { record(name + ' with a string', arguments); return 0; }
-      return real.apply(this, arguments);
-    };
-  }
-  for (const name of ['write', 'writeln']) {
-    Document.prototype[name] = function () { record('document.' + name, arguments); };
-  }
-})();`;
 
 // ---------------------------------------------------------------------------------------------------------
 // What the page shows: a snapshot of the nodes in <main>, taken in the browser, judged in Node.
@@ -127,6 +76,7 @@ function snapshot(arg: {
   buttonCopy: string | null;
   fieldClasses: readonly string[];
 }): Snapshot {
+  // The probe's hits (xss-probe.ts), read inline: this function may use nothing from this module.
   const hits = (window as unknown as { __xssHits?: string[] }).__xssHits ?? ['instrumentation missing'];
   const describeNode = (node: Node, where: string): NodeInfo => {
     if (!(node instanceof Element)) {
@@ -371,7 +321,7 @@ describe('rich text XSS corpora in Chromium (issue 4)', () => {
     leadUrl = funnel.leads[0]?.url ?? expect.unreachable('the VSL funnel has a lead');
     browser = await launchChromium();
     context = await browser.newContext();
-    await context.addInitScript(INSTRUMENT);
+    await installXssProbe(context);
     // Nothing leaves the machine: every request to another host than the test server is recorded and
     // aborted. (Matched by the driver, so local requests go on without a round trip through this process.)
     const escaped = server.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -128,10 +128,29 @@ describe('a lead link in Chromium', () => {
   });
 
   it('opens a preview link on the page it points to', async () => {
+    // A preview of the funnel's second page: its own headline, not the first page's.
     const { funnel } = vsl();
+    const second = funnel.pages[1] ?? expect.unreachable('the VSL funnel has a second page');
+    const created = await fetch(`${server.url}/api/owner/pages/${second.id}/preview`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${demo.apiKey}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(created.status).toBe(201);
+    const { url } = (await created.json()) as { url: string };
     const page = await browser.newPage();
-    const response = await page.goto(funnel.previewUrl);
+    const response = await page.goto(url);
     expect(response?.status()).toBe(200);
+    await expect
+      .poll(() => page.locator('.headline').textContent())
+      .toBe('Clase 2: los tres errores que frenan tu embudo');
+    expect(await page.title()).toBe('Clase 2: los tres errores que frenan tu embudo');
+    // The demo's own preview link points to the first page, and opens that one.
+    const first = await page.goto(funnel.previewUrl);
+    expect(first?.status()).toBe(200);
+    expect(await page.locator('.headline').textContent()).not.toBe(
+      'Clase 2: los tres errores que frenan tu embudo',
+    );
     expect(await page.locator('.headline').count()).toBe(1);
     await page.close();
   });

@@ -13,7 +13,6 @@ import { createFunnelRepo } from '../funnels/funnel.repo';
 import { createPixelService, toServerEvent } from './pixel.service';
 import {
   BACKOFF_MAX_MS,
-  backoffMs,
   createPixelWorker,
   type PixelWorkerLogger,
   type PixelWorkerOptions,
@@ -134,23 +133,6 @@ async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10
 const ids = (requests: readonly Received[]) => requests.flatMap((r) => r.body.data.map((e) => e.event_id));
 const ok = (requests: readonly Received[]) =>
   requests.filter((r) => typeof r.answer === 'number' && r.answer < 300);
-
-describe('backoff', () => {
-  it('starts at 5 s, doubles, stops at one hour, with ±20% jitter', () => {
-    expect(backoffMs(1, () => 0.5)).toBe(5_000);
-    expect(backoffMs(2, () => 0.5)).toBe(10_000);
-    expect(backoffMs(3, () => 0.5)).toBe(20_000);
-    expect(backoffMs(1, () => 0)).toBe(4_000);
-    expect(backoffMs(1, () => 0.999999)).toBeCloseTo(6_000, -1);
-    expect(backoffMs(11, () => 0.5)).toBe(BACKOFF_MAX_MS);
-    expect(backoffMs(500, () => 0.5)).toBe(BACKOFF_MAX_MS);
-    for (let attempts = 1; attempts < 40; attempts++) {
-      const delay = backoffMs(attempts);
-      expect(delay).toBeGreaterThanOrEqual(Math.min(5_000 * 2 ** (attempts - 1), BACKOFF_MAX_MS) * 0.8);
-      expect(delay).toBeLessThanOrEqual(BACKOFF_MAX_MS * 1.2);
-    }
-  });
-});
 
 describe.each(TEST_DIALECTS)('pixel worker on %s', (dialect) => {
   const t = useServices(dialect);

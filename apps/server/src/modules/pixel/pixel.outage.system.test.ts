@@ -18,7 +18,7 @@ import { createPixelWorker, type Schedule } from './pixel.worker';
  * is back." Conversions come in through the real visitor route of a real server; a real HTTP server
  * plays Meta's Graph API behind a TCP proxy that refuses connections while Meta is "down"; the
  * worker runs its own loop (start(), its timers) on a fake clock the test moves through 30 hours.
- * Dropping an event older than 7 days is pixel.worker.test.ts's "drops an event as soon as it is
+ * Dropping an event older than 7 days is pixel.worker.db.test.ts's "drops an event as soon as it is
  * older than 7 days", not repeated here: 30 hours drop nothing, which this test checks.
  */
 
