@@ -1,3 +1,4 @@
+import { isAccountError } from '@embudo/contracts/runtime';
 import { renderToString } from 'react-dom/server';
 import { eagerParts } from './app/eager-parts';
 import { Root } from './app/Root';
@@ -47,7 +48,7 @@ export function renderVisitorPage({
     context,
     site,
     loading: false,
-    error: site?.message === 'INACTIVE_SUBSCRIPTION' || site?.message === 'CANT_GET_USER',
+    error: isAccountError(site?.message),
     redirecting: false,
   });
   const status = view.kind === 'notFound' || view.kind === 'invalidLink' ? 404 : 200;

@@ -1,4 +1,5 @@
 import type { FunnelPageData, SiteContext, SiteResponse } from '@embudo/contracts';
+import { hostOf, isAccountError } from '@embudo/contracts/runtime';
 import { Suspense, useEffect, useMemo } from 'react';
 import { useSiteData } from '../api/use-site-data';
 import { onFirstInteraction } from '../lib/first-interaction';
@@ -17,9 +18,6 @@ import { chooseView, type View } from './choose-view';
 import { documentTitle } from './document-title';
 import { PartsProvider, type AppParts } from './parts';
 import { useChatRedirect } from './use-chat-redirect';
-
-/** Messages that mean the account cannot show pages: 'Error al mostrar la página' (spec §4.1). */
-const ACCOUNT_ERRORS = new Set(['INACTIVE_SUBSCRIPTION', 'CANT_GET_USER']);
 
 export interface AppProps {
   /**
@@ -53,7 +51,7 @@ export function App({ parts, context, initial, catalogs, visitorLanguage, provid
     context,
     site,
     loading: hasAddress && query.pending,
-    error: query.error || (site !== null && ACCOUNT_ERRORS.has(site.message)),
+    error: query.error || (site !== null && isAccountError(site.message)),
     redirecting,
   });
   const language = resolveLanguage(data?.language ?? visitorLanguage);
@@ -140,14 +138,6 @@ export function App({ parts, context, initial, catalogs, visitorLanguage, provid
 /** Tracking is off in preview and on an OFFERT page the lead completed (spec §4.3, §5). */
 function isTracked(data: FunnelPageData): boolean {
   return data.previewToken === null && !(data.buttonAction === 'OFFERT' && data.isComplete);
-}
-
-function hostOf(userDomain: string): string {
-  try {
-    return new URL(userDomain).hostname;
-  } catch {
-    return '';
-  }
 }
 
 /** The current path with the query the page keeps, for the footer's legal links. */
