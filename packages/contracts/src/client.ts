@@ -9,7 +9,7 @@ import { TIMING } from './constants';
 import type { HttpMethod, RoutePath } from './routes/paths';
 import type { RouteContract, Routes } from './routes/table';
 
-export { ROUTE_PATHS, type RoutePath } from './routes/paths';
+export { OWNER_ROUTE_PATHS, ROUTE_PATHS, VISITOR_ROUTE_PATHS, type RoutePath } from './routes/paths';
 
 type AnyRoute = { [G in keyof Routes]: Routes[G][keyof Routes[G]] }[keyof Routes];
 

@@ -1,6 +1,6 @@
 import type { FunnelPageData, SiteContext, SiteResponse } from '@embudo/contracts';
 import { RICH_TEXT_FIELDS, isAccountError } from '@embudo/contracts/runtime';
-import { callRoute, ROUTE_PATHS } from './http-client';
+import { callRoute, VISITOR_ROUTE_PATHS } from './http-client';
 
 /**
  * The page configuration for a site context: the lead's page, or a preview's (spec §7 "Site" and
@@ -9,10 +9,10 @@ import { callRoute, ROUTE_PATHS } from './http-client';
 export async function fetchSite(context: SiteContext): Promise<SiteResponse> {
   const previewToken = context.queryParams?.previewToken;
   const answer = previewToken
-    ? await callRoute(ROUTE_PATHS.site.preview, {
+    ? await callRoute(VISITOR_ROUTE_PATHS.site.preview, {
         body: { domain: context.userDomain, token: previewToken },
       })
-    : await callRoute(ROUTE_PATHS.site.resolve, {
+    : await callRoute(VISITOR_ROUTE_PATHS.site.resolve, {
         body: {
           domain: context.userDomain,
           slug: context.userSlug ?? null,

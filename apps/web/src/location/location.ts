@@ -1,6 +1,6 @@
 import type { GeoAnswer } from '@embudo/contracts';
 import { LOCATION_CACHE_KEY, TIMING } from '@embudo/contracts/runtime';
-import { callRoute, request, ROUTE_PATHS, type CallOptions } from '../api/http-client';
+import { callRoute, request, VISITOR_ROUTE_PATHS, type CallOptions } from '../api/http-client';
 import { readItem, writeItem } from '../lib/browser-storage';
 
 /** The value of every text field nobody could tell (spec §3). */
@@ -187,7 +187,7 @@ async function fetchRecord(deps: LocationDeps): Promise<LocationRecord> {
   };
   const body: unknown =
     deps.url === undefined
-      ? await callRoute(ROUTE_PATHS.geo.lookup, {}, options)
+      ? await callRoute(VISITOR_ROUTE_PATHS.geo.lookup, {}, options)
       : await request('GET', deps.url, undefined, options);
   if (!isObject(body) || typeof body.ip !== 'string') {
     throw new Error('location lookup answered something that is not a location');

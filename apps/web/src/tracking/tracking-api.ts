@@ -6,7 +6,7 @@ import type {
   VideoTrack,
   VisitorEnvelope,
 } from '@embudo/contracts';
-import { callRoute, ROUTE_PATHS } from '../api/http-client';
+import { callRoute, VISITOR_ROUTE_PATHS } from '../api/http-client';
 
 /**
  * The tracking and conversion calls of spec §7, with the failure handling of spec §8: nothing here
@@ -29,7 +29,7 @@ const failure = (codeResponse: number, message: string): VisitorEnvelope => ({
 /** Start a page session: its id, or null (logged) when it could not be started. */
 export async function startPageSession(body: PageSessionStart): Promise<string | null> {
   try {
-    const answer = await callRoute(ROUTE_PATHS.tracking.startSession, { body });
+    const answer = await callRoute(VISITOR_ROUTE_PATHS.tracking.startSession, { body });
     return answer.data?.idTrackingPageSession ?? null;
   } catch (error) {
     console.error('Error starting the page session', error);
@@ -40,7 +40,11 @@ export async function startPageSession(body: PageSessionStart): Promise<string |
 /** End a page session; kept alive so that it still arrives when the page is closing. */
 export async function endPageSession(sessionId: string, body: PageSessionEnd): Promise<boolean> {
   try {
-    await callRoute(ROUTE_PATHS.tracking.endSession, { params: { sessionId }, body }, { keepalive: true });
+    await callRoute(
+      VISITOR_ROUTE_PATHS.tracking.endSession,
+      { params: { sessionId }, body },
+      { keepalive: true },
+    );
     return true;
   } catch (error) {
     console.error('Error ending the page session', error);
@@ -52,7 +56,7 @@ export async function endPageSession(sessionId: string, body: PageSessionEnd): P
 export async function trackAction(body: Omit<ActionTrack, 'details'> & { details?: ActionTrack['details'] }) {
   if (!body.token || !body.idTrackingPageSession) return failure(400, 'Missing token or session');
   try {
-    return await callRoute(ROUTE_PATHS.tracking.action, { body });
+    return await callRoute(VISITOR_ROUTE_PATHS.tracking.action, { body });
   } catch (error) {
     console.error('Error tracking the action', error);
     return failure(500, 'Error tracking the action');
@@ -68,20 +72,22 @@ export function trackVideo(body: VideoTrack): void {
   const json = JSON.stringify(body);
   if (typeof navigator.sendBeacon === 'function') {
     const queued = navigator.sendBeacon(
-      ROUTE_PATHS.tracking.video.path,
+      VISITOR_ROUTE_PATHS.tracking.video.path,
       new Blob([json], { type: 'text/plain' }),
     );
     if (queued) return;
   }
-  void callRoute(ROUTE_PATHS.tracking.video, { body }, { keepalive: true }).catch((error: unknown) => {
-    console.error('Error tracking the video', error);
-  });
+  void callRoute(VISITOR_ROUTE_PATHS.tracking.video, { body }, { keepalive: true }).catch(
+    (error: unknown) => {
+      console.error('Error tracking the video', error);
+    },
+  );
 }
 
 /** PUT /api/funnel/site/complete: the lead has watched this page (and moves on from a NEXT-PAGE page). */
 export async function reportVideoViewed(token: string, idPage: string): Promise<VisitorEnvelope> {
   try {
-    return await callRoute(ROUTE_PATHS.conversions.videoViewed, { body: { token, idPage } });
+    return await callRoute(VISITOR_ROUTE_PATHS.conversions.videoViewed, { body: { token, idPage } });
   } catch (error) {
     console.error('Error reporting video view', error);
     return failure(500, 'Error reporting video view');
@@ -90,7 +96,7 @@ export async function reportVideoViewed(token: string, idPage: string): Promise<
 
 export async function trackOffertEvent(token: string): Promise<VisitorEnvelope> {
   try {
-    return await callRoute(ROUTE_PATHS.conversions.offerEvent, { body: { token } });
+    return await callRoute(VISITOR_ROUTE_PATHS.conversions.offerEvent, { body: { token } });
   } catch (error) {
     console.error('Error tracking offert button event', error);
     return failure(500, 'Error tracking offert button event');
@@ -99,7 +105,7 @@ export async function trackOffertEvent(token: string): Promise<VisitorEnvelope> 
 
 export async function prelaunchConversion(token: string): Promise<VisitorEnvelope> {
   try {
-    return await callRoute(ROUTE_PATHS.conversions.prelaunch, { body: { token } });
+    return await callRoute(VISITOR_ROUTE_PATHS.conversions.prelaunch, { body: { token } });
   } catch (error) {
     console.error('Error sending the prelaunch conversion', error);
     return failure(500, 'Error sending the prelaunch conversion');
@@ -136,7 +142,7 @@ export async function trackPixel(input: {
   ip?: string;
 }): Promise<SuccessAnswer> {
   try {
-    await callRoute(ROUTE_PATHS.pixel.record, {
+    await callRoute(VISITOR_ROUTE_PATHS.pixel.record, {
       body: {
         idFunnel: input.idFunnel,
         token: input.token,
@@ -163,7 +169,7 @@ export async function reportLeadIp(
 ): Promise<SuccessAnswer> {
   if (!token || !ip || ip === 'unknown') return { success: false };
   try {
-    return await callRoute(ROUTE_PATHS.conversions.leadIp, { body: { token, ip } });
+    return await callRoute(VISITOR_ROUTE_PATHS.conversions.leadIp, { body: { token, ip } });
   } catch (error) {
     console.error('Error reporting the lead IP', error);
     return { success: false };

@@ -20,11 +20,17 @@ export interface RoutePath {
   readonly oneReading?: boolean;
 }
 
-export const ROUTE_PATHS = {
+type PathGroups = Record<string, Record<string, RoutePath>>;
+
+export const OPERATOR_ROUTE_PATHS = {
   operator: {
     health: { method: 'GET', path: '/api/health', audience: 'operator' },
     tlsAsk: { method: 'GET', path: '/api/tls/ask', audience: 'operator' },
   },
+} as const satisfies PathGroups;
+
+/** The owner API, under /api/owner (an API key). */
+export const OWNER_ROUTE_PATHS = {
   account: {
     get: { method: 'GET', path: '/api/owner/account', audience: 'owner' },
     update: { method: 'PATCH', path: '/api/owner/account', audience: 'owner' },
@@ -59,6 +65,10 @@ export const ROUTE_PATHS = {
   previews: {
     create: { method: 'POST', path: '/api/owner/pages/:id/preview', audience: 'owner' },
   },
+} as const satisfies PathGroups;
+
+/** The visitor API: what the visitor app calls (it imports these alone, so its bundle has no more). */
+export const VISITOR_ROUTE_PATHS = {
   site: {
     resolve: { method: 'POST', path: '/api/funnel/site', audience: 'visitor' },
     preview: { method: 'POST', path: '/funnel/site/preview', audience: 'visitor' },
@@ -89,7 +99,15 @@ export const ROUTE_PATHS = {
     // Browsers post here by the page's policy (report-uri): one address, no second reading.
     report: { method: 'POST', path: '/api/csp-report', audience: 'visitor', oneReading: true },
   },
-} as const satisfies Record<string, Record<string, RoutePath>>;
+} as const satisfies PathGroups;
+
+/** Every route's path. Pure: a bundle that only uses the visitor's paths keeps no other. */
+export const ROUTE_PATHS = /* @__PURE__ */ Object.assign(
+  {},
+  OPERATOR_ROUTE_PATHS,
+  OWNER_ROUTE_PATHS,
+  VISITOR_ROUTE_PATHS,
+);
 
 export type RoutePaths = typeof ROUTE_PATHS;
 
