@@ -125,8 +125,8 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
 
   // Before the visitor scope: not counted against its rate limit, and never the visitor page's 404.
   await server.register(faviconRoutes, { file: `${ASSETS_DIR}/favicon.ico` });
-  await server.register(healthRoutes, { prefix: '/api', db: database.db, dialect: database.dialect });
-  await server.register(tlsAskRoute, { prefix: '/api', domains: services.domains });
+  await server.register(healthRoutes, { db: database.db, dialect: database.dialect });
+  await server.register(tlsAskRoute, { domains: services.domains });
   await server.register(
     async (owner) => {
       owner.decorateRequest('owner', null);
@@ -143,7 +143,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
       await owner.register(domainRoutes, { domains: services.domains });
       await owner.register(previewRoutes, { previews: services.previews });
     },
-    { prefix: '/api/owner' },
+    // The owner routes' paths (the route table's) all start with /api/owner.
   );
   await server.register(async (visitor) => {
     await registerRateLimit(visitor, config, visitorRateLimit(config));

@@ -1,3 +1,4 @@
+import { isAccountError } from '@embudo/contracts/runtime';
 import { renderToString } from 'react-dom/server';
 import { serverDeferredComponents } from './app/deferred-components-server';
 import { Root } from './app/Root';
@@ -57,7 +58,7 @@ export function renderVisitorPage({
     context,
     site,
     loading: false,
-    error: site?.message === 'INACTIVE_SUBSCRIPTION' || site?.message === 'CANT_GET_USER',
+    error: isAccountError(site?.message),
     redirecting: false,
   });
   const status = view.kind === 'notFound' || view.kind === 'invalidLink' ? 404 : 200;

@@ -31,6 +31,16 @@ export const LOCATION_CACHE_KEY = 'ip_location_data';
 export const USER_AGENT_MAX = 500;
 export const DEFAULT_FAKE_USER_RANGE: readonly [number, number] = [20, 100];
 
+/**
+ * The site messages that mean the owner's account cannot show pages (spec §4.1): the visitor sees
+ * 'Error al mostrar la página', not the page.
+ */
+export const ACCOUNT_ERROR_MESSAGES = ['INACTIVE_SUBSCRIPTION', 'CANT_GET_USER'] as const;
+
+export function isAccountError(message: string | undefined): boolean {
+  return (ACCOUNT_ERROR_MESSAGES as readonly (string | undefined)[]).includes(message);
+}
+
 /** Visitor pages speak Spanish unless the funnel says otherwise (spec §1). */
 export const DEFAULT_LANGUAGE = 'es';
 export const LANGUAGES = ['es', 'pt', 'en'] as const;

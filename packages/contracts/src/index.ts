@@ -19,3 +19,6 @@ export * from './visitor/fomo';
 export * from './visitor/geo';
 export * from './visitor/landing';
 export * from './visitor/csp-report';
+export * from './host';
+export * from './routes/paths';
+export * from './routes/table';

@@ -7,3 +7,5 @@ export * from './constants';
 export * from './sanitize-policy';
 export { DEV_BASE_DOMAINS, SITE_QUERY_PARAMS, parseSiteContext } from './visitor/site-context-parse';
 export * from './video-embeds';
+export * from './host';
+export * from './routes/paths';

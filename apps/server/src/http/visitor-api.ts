@@ -7,7 +7,11 @@ declare module 'fastify' {
   }
 }
 
-/** The spec writes some visitor calls with an /api prefix and some without; both answer (DESIGN §5.1). */
+/**
+ * The spec writes some visitor calls with an /api prefix and some without; both answer (DESIGN §5.1).
+ * The registration of the route table (contract-routes.ts, by `readingsOf`) answers each visitor
+ * route under both; tests name both readings with this.
+ */
 export const VISITOR_PREFIXES = ['/api', ''] as const;
 
 /** Browsers send page-close beacons as text/plain; inside the visitor API they are read as JSON. */

@@ -1,9 +1,6 @@
 import type { FunnelPageData, SiteContext, SiteResponse } from '@embudo/contracts';
-import { RICH_TEXT_FIELDS } from '@embudo/contracts/runtime';
-import { request } from './http-client';
-
-/** The messages that mean the owner's account cannot show pages (spec §4.1). */
-const ACCOUNT_ERRORS = new Set(['INACTIVE_SUBSCRIPTION', 'CANT_GET_USER']);
+import { RICH_TEXT_FIELDS, isAccountError } from '@embudo/contracts/runtime';
+import { callRoute, VISITOR_ROUTE_PATHS } from './http-client';
 
 /**
  * The page configuration for a site context: the lead's page, or a preview's (spec §7 "Site" and
@@ -12,19 +9,20 @@ const ACCOUNT_ERRORS = new Set(['INACTIVE_SUBSCRIPTION', 'CANT_GET_USER']);
 export async function fetchSite(context: SiteContext): Promise<SiteResponse> {
   const previewToken = context.queryParams?.previewToken;
   const answer = previewToken
-    ? await request<SiteResponse>('POST', '/funnel/site/preview', {
-        domain: context.userDomain,
-        token: previewToken,
+    ? await callRoute(VISITOR_ROUTE_PATHS.site.preview, {
+        body: { domain: context.userDomain, token: previewToken },
       })
-    : await request<SiteResponse>('POST', '/api/funnel/site', {
-        domain: context.userDomain,
-        slug: context.userSlug ?? null,
-        token: context.userToken ?? '',
-        type: context.type,
-        origin: 'SITE-REQUEST',
-        userAgent: navigator.userAgent.slice(0, 500),
+    : await callRoute(VISITOR_ROUTE_PATHS.site.resolve, {
+        body: {
+          domain: context.userDomain,
+          slug: context.userSlug ?? null,
+          token: context.userToken ?? '',
+          type: context.type,
+          origin: 'SITE-REQUEST',
+          userAgent: navigator.userAgent.slice(0, 500),
+        },
       });
-  if (ACCOUNT_ERRORS.has(answer.message)) throw new Error('Error al mostrar la página');
+  if (isAccountError(answer.message)) throw new Error('Error al mostrar la página');
   return answer.data ? { ...answer, data: await sanitisePageData(answer.data) } : answer;
 }
 

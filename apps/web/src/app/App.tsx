@@ -1,4 +1,5 @@
 import type { FunnelPageData, SiteContext, SiteResponse } from '@embudo/contracts';
+import { hostOf, isAccountError } from '@embudo/contracts/runtime';
 import { Suspense, useEffect, useMemo } from 'react';
 import { useSiteData } from '../api/use-site-data';
 import { onFirstInteraction } from '../lib/first-interaction';
@@ -17,9 +18,6 @@ import { chooseView, type View } from './choose-view';
 import { documentTitle } from './document-title';
 import { DeferredComponentsProvider, type DeferredComponents } from './deferred-components';
 import { useChatRedirect } from './use-chat-redirect';
-
-/** Messages that mean the account cannot show pages: 'Error al mostrar la página' (spec §4.1). */
-const ACCOUNT_ERRORS = new Set(['INACTIVE_SUBSCRIPTION', 'CANT_GET_USER']);
 
 export interface AppProps {
   /**
@@ -60,7 +58,7 @@ export function App({
     context,
     site,
     loading: hasAddress && query.pending,
-    error: query.error || (site !== null && ACCOUNT_ERRORS.has(site.message)),
+    error: query.error || (site !== null && isAccountError(site.message)),
     redirecting,
   });
   const language = resolveLanguage(data?.language ?? visitorLanguage);
@@ -147,14 +145,6 @@ export function App({
 /** Tracking is off in preview and on an OFFERT page the lead completed (spec §4.3, §5). */
 function isTracked(data: FunnelPageData): boolean {
   return data.previewToken === null && !(data.buttonAction === 'OFFERT' && data.isComplete);
-}
-
-function hostOf(userDomain: string): string {
-  try {
-    return new URL(userDomain).hostname;
-  } catch {
-    return '';
-  }
 }
 
 /** The current path with the query the page keeps, for the footer's legal links. */

@@ -1,4 +1,5 @@
 import type { SiteContext, SiteResponse } from '@embudo/contracts';
+import { hostOf } from '@embudo/contracts/runtime';
 import { INVALID_DOMAINS } from '../site-context/restricted-domains';
 
 export type View =
@@ -46,12 +47,4 @@ export function chooseView({ context, site, loading, error, redirecting }: ViewI
   if (site.message === 'PAGE_FOUNDED' && data) return { kind: 'page' };
   // 8. Anything else.
   return { kind: 'notFound' };
-}
-
-function hostOf(userDomain: string): string {
-  try {
-    return new URL(userDomain).hostname.toLowerCase();
-  } catch {
-    return '';
-  }
 }

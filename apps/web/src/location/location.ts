@@ -1,5 +1,7 @@
 import type { GeoAnswer } from '@embudo/contracts';
 import { LOCATION_CACHE_KEY, TIMING } from '@embudo/contracts/runtime';
+import { callRoute, request, VISITOR_ROUTE_PATHS, type CallOptions } from '../api/http-client';
+import { readItem, writeItem } from '../lib/browser-storage';
 
 /** The value of every text field nobody could tell (spec §3). */
 const UNKNOWN = 'unknown';
@@ -53,7 +55,7 @@ export interface LocationDeps {
   storage: Pick<Storage, 'getItem' | 'setItem'> | null;
   now: () => number;
   warn: (message: string, error?: unknown) => void;
-  /** Where the geolocation answer comes from; our own server by default (DESIGN §5.6). */
+  /** Where the geolocation answer comes from; our own server's GET /api/geo by default (DESIGN §5.6). */
   url?: string;
   timeoutMs?: number;
 }
@@ -162,26 +164,10 @@ export function isLocationRecord(value: unknown): value is LocationRecord {
   );
 }
 
-/** Storage that throws (private mode, blocked cookies) reads as absent. */
-function readStored(storage: LocationDeps['storage']): string | null {
-  try {
-    return storage?.getItem(LOCATION_CACHE_KEY) ?? null;
-  } catch {
-    return null;
-  }
-}
-
-function writeStored(storage: LocationDeps['storage'], record: LocationRecord): void {
-  try {
-    storage?.setItem(LOCATION_CACHE_KEY, JSON.stringify(record));
-  } catch {
-    // Full or blocked storage: the next page view looks the location up again.
-  }
-}
-
 /** The cached record, or null when there is none or it cannot be used (a bad one is reported). */
 function readCache(deps: LocationDeps): LocationRecord | null {
-  const stored = readStored(deps.storage);
+  // Storage that throws (private mode, blocked cookies) reads as absent.
+  const stored = readItem(deps.storage, LOCATION_CACHE_KEY);
   if (stored === null) return null;
   try {
     const value: unknown = JSON.parse(stored);
@@ -193,27 +179,20 @@ function readCache(deps: LocationDeps): LocationRecord | null {
   return null;
 }
 
-/** GET the geolocation answer, aborted after the timeout (the body read included). */
+/** GET the geolocation answer by the API client: past the timeout (the body read included) it fails. */
 async function fetchRecord(deps: LocationDeps): Promise<LocationRecord> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => {
-    controller.abort();
-  }, deps.timeoutMs ?? TIMING.locationLookupTimeout);
-  try {
-    const response = await deps.fetch(deps.url ?? '/api/geo', {
-      method: 'GET',
-      headers: { accept: 'application/json' },
-      signal: controller.signal,
-    });
-    if (!response.ok) throw new Error(`location lookup answered ${response.status}`);
-    const body: unknown = await response.json();
-    if (!isObject(body) || typeof body.ip !== 'string') {
-      throw new Error('location lookup answered something that is not a location');
-    }
-    return toRecord(body as GeoAnswer, deps.now());
-  } finally {
-    clearTimeout(timer);
+  const options: CallOptions = {
+    fetch: deps.fetch,
+    timeoutMs: deps.timeoutMs ?? TIMING.locationLookupTimeout,
+  };
+  const body: unknown =
+    deps.url === undefined
+      ? await callRoute(VISITOR_ROUTE_PATHS.geo.lookup, {}, options)
+      : await request('GET', deps.url, undefined, options);
+  if (!isObject(body) || typeof body.ip !== 'string') {
+    throw new Error('location lookup answered something that is not a location');
   }
+  return toRecord(body as GeoAnswer, deps.now());
 }
 
 /**
@@ -230,7 +209,8 @@ export async function lookupLocation(deps: LocationDeps): Promise<LocationLookup
   }
   try {
     const record = await fetchRecord(deps);
-    writeStored(deps.storage, record);
+    // Full or blocked storage: the next page view looks the location up again.
+    writeItem(deps.storage, LOCATION_CACHE_KEY, JSON.stringify(record));
     return { record, source: 'network' };
   } catch (error) {
     deps.warn('location lookup failed', error);

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { browserStorage } from '../lib/browser-storage';
 import type { LocationDeps, LocationRecord } from './location';
 
 export interface VisitorLocationState {
@@ -8,20 +9,11 @@ export interface VisitorLocationState {
   done: boolean;
 }
 
-/** localStorage, or null where reading it throws (storage blocked). */
-function browserStorage(): LocationDeps['storage'] {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
-
 /** The lookup's collaborators in the browser. */
 export function browserLocationDeps(): LocationDeps {
   return {
     fetch: (input, init) => window.fetch(input, init),
-    storage: browserStorage(),
+    storage: browserStorage('local'),
     now: () => Date.now(),
     warn: (message, error) => {
       console.warn(message, error);

@@ -1,7 +1,7 @@
 import type { FomoResponse } from '@embudo/contracts';
 import { TIMING } from '@embudo/contracts/runtime';
 import { useEffect, useState } from 'react';
-import { request } from '../api/http-client';
+import { callRoute, VISITOR_ROUTE_PATHS } from '../api/http-client';
 import { useT } from '../i18n/I18nProvider';
 import { useShownAt } from '../lib/deferred';
 import { flagCode, minutesAgo, type FomoSite } from './persuasion-rules';
@@ -41,7 +41,7 @@ export function FomoPopups({
   useEffect(() => {
     if (location === null) return;
     let gone = false;
-    request<FomoResponse>('POST', '/funnel/fomo', { idFunnel, location, site })
+    callRoute(VISITOR_ROUTE_PATHS.fomo.messages, { body: { idFunnel, location, site } })
       .then((fomo) => {
         if (!gone) setAnswer(fomo);
       })

@@ -2,6 +2,7 @@ import type { EndReason, SessionDetails, StartReason } from '@embudo/contracts';
 import { TIMING } from '@embudo/contracts/runtime';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { writeSessionValue } from '../lib/session-value';
+import { browserStorage } from '../lib/browser-storage';
 import { endPageSession, newEventId, reportLeadIp, startPageSession } from './tracking-api';
 import { deviceId, recordVisit } from './visitor-storage';
 
@@ -47,22 +48,6 @@ export interface SessionProviderProps {
   children: React.ReactNode;
 }
 
-function tabStorage(): Storage | null {
-  try {
-    return window.sessionStorage;
-  } catch {
-    return null;
-  }
-}
-
-function localStore(): Storage | null {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
-
 /** Counted once per page load: a renewal within the page is the same visit. */
 let visitOfThisLoad: ReturnType<typeof recordVisit> | null = null;
 
@@ -86,7 +71,7 @@ export function SessionProvider({ token, tracking, location, children }: Session
 
   const deviceDetails = useCallback((): Promise<SessionDetails> => {
     if (!details.current) {
-      const storage = localStore();
+      const storage = browserStorage('local');
       const now = Date.now();
       visitOfThisLoad ??= recordVisit(storage, now);
       const visit = visitOfThisLoad;
@@ -106,7 +91,7 @@ export function SessionProvider({ token, tracking, location, children }: Session
   const remember = (id: string | null) => {
     sessionRef.current = id;
     setSessionId(id);
-    const storage = tabStorage();
+    const storage = browserStorage('session');
     try {
       if (id) storage?.setItem(SESSION_ID_KEY, id);
     } catch {
@@ -143,7 +128,7 @@ export function SessionProvider({ token, tracking, location, children }: Session
       // The id stays for VIDEO_ENDED_OFFERT: the offer button still reports to that session.
       if (endReason !== 'VIDEO_ENDED_OFFERT') {
         try {
-          tabStorage()?.removeItem(SESSION_ID_KEY);
+          browserStorage('session')?.removeItem(SESSION_ID_KEY);
         } catch {
           // Nothing stored.
         }
@@ -272,7 +257,7 @@ export function SessionProvider({ token, tracking, location, children }: Session
 
 function readFlag(): boolean {
   try {
-    return tabStorage()?.getItem(INACTIVE_FLAG_KEY) === '1';
+    return browserStorage('session')?.getItem(INACTIVE_FLAG_KEY) === '1';
   } catch {
     return false;
   }

@@ -1,5 +1,6 @@
 import type { SessionDetails } from '@embudo/contracts';
 import { USER_AGENT_MAX } from '@embudo/contracts/runtime';
+import { browserStorage } from '../lib/browser-storage';
 
 /** One entry of `navigator.userAgentData.brands`. */
 export interface BrandVersion {
@@ -128,18 +129,6 @@ function readConnection(value: unknown): ConnectionInfo | undefined {
   };
 }
 
-/** localStorage if a write goes through: Safari's old private mode has it but throws on write. */
-function writableLocalStorage(): Storage | null {
-  try {
-    const storage = window.localStorage;
-    storage.setItem('embudo_probe', '1');
-    storage.removeItem('embudo_probe');
-    return storage;
-  } catch {
-    return null;
-  }
-}
-
 /** The browser environment from the real globals; never throws (nor on the server, where all is missing). */
 export function readBrowserEnvironment(): BrowserEnvironment {
   // Read as unknown: every field is checked, and some (platform, connection) are not in every browser.
@@ -165,7 +154,8 @@ export function readBrowserEnvironment(): BrowserEnvironment {
     referrer: text(attempt(() => document.referrer)) ?? '',
     locale: text(intl?.locale),
     timeZone: text(intl?.timeZone),
-    localStorage: writableLocalStorage(),
+    // Only if a write goes through: Safari's old private mode has it but throws on write.
+    localStorage: browserStorage('local', { writable: true }),
   };
 }
 

@@ -2,12 +2,11 @@ import type {
   ActionTrack,
   PageSessionEnd,
   PageSessionStart,
-  PageSessionStarted,
   SuccessAnswer,
-  TrackAck,
   VideoTrack,
+  VisitorEnvelope,
 } from '@embudo/contracts';
-import { request } from '../api/http-client';
+import { callRoute, VISITOR_ROUTE_PATHS } from '../api/http-client';
 
 /**
  * The tracking and conversion calls of spec §7, with the failure handling of spec §8: nothing here
@@ -21,13 +20,7 @@ export function newEventId(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export interface Envelope {
-  codeResponse: number;
-  result: boolean;
-  message?: string;
-}
-
-const failure = (codeResponse: number, message: string): Envelope => ({
+const failure = (codeResponse: number, message: string): VisitorEnvelope => ({
   codeResponse,
   result: false,
   message,
@@ -36,7 +29,7 @@ const failure = (codeResponse: number, message: string): Envelope => ({
 /** Start a page session: its id, or null (logged) when it could not be started. */
 export async function startPageSession(body: PageSessionStart): Promise<string | null> {
   try {
-    const answer = await request<PageSessionStarted>('POST', '/funnel/track/page', body);
+    const answer = await callRoute(VISITOR_ROUTE_PATHS.tracking.startSession, { body });
     return answer.data?.idTrackingPageSession ?? null;
   } catch (error) {
     console.error('Error starting the page session', error);
@@ -47,9 +40,11 @@ export async function startPageSession(body: PageSessionStart): Promise<string |
 /** End a page session; kept alive so that it still arrives when the page is closing. */
 export async function endPageSession(sessionId: string, body: PageSessionEnd): Promise<boolean> {
   try {
-    await request<TrackAck>('PUT', `/funnel/track/page/${encodeURIComponent(sessionId)}`, body, {
-      keepalive: true,
-    });
+    await callRoute(
+      VISITOR_ROUTE_PATHS.tracking.endSession,
+      { params: { sessionId }, body },
+      { keepalive: true },
+    );
     return true;
   } catch (error) {
     console.error('Error ending the page session', error);
@@ -61,7 +56,7 @@ export async function endPageSession(sessionId: string, body: PageSessionEnd): P
 export async function trackAction(body: Omit<ActionTrack, 'details'> & { details?: ActionTrack['details'] }) {
   if (!body.token || !body.idTrackingPageSession) return failure(400, 'Missing token or session');
   try {
-    return await request<Envelope>('POST', '/funnel/track/action', body);
+    return await callRoute(VISITOR_ROUTE_PATHS.tracking.action, { body });
   } catch (error) {
     console.error('Error tracking the action', error);
     return failure(500, 'Error tracking the action');
@@ -76,36 +71,41 @@ export function trackVideo(body: VideoTrack): void {
   if (!body.token || !body.idTrackingPageSession) return;
   const json = JSON.stringify(body);
   if (typeof navigator.sendBeacon === 'function') {
-    const queued = navigator.sendBeacon('/funnel/track/video', new Blob([json], { type: 'text/plain' }));
+    const queued = navigator.sendBeacon(
+      VISITOR_ROUTE_PATHS.tracking.video.path,
+      new Blob([json], { type: 'text/plain' }),
+    );
     if (queued) return;
   }
-  void request('POST', '/funnel/track/video', body, { keepalive: true }).catch((error: unknown) => {
-    console.error('Error tracking the video', error);
-  });
+  void callRoute(VISITOR_ROUTE_PATHS.tracking.video, { body }, { keepalive: true }).catch(
+    (error: unknown) => {
+      console.error('Error tracking the video', error);
+    },
+  );
 }
 
 /** PUT /api/funnel/site/complete: the lead has watched this page (and moves on from a NEXT-PAGE page). */
-export async function reportVideoViewed(token: string, idPage: string): Promise<Envelope> {
+export async function reportVideoViewed(token: string, idPage: string): Promise<VisitorEnvelope> {
   try {
-    return await request<Envelope>('PUT', '/api/funnel/site/complete', { token, idPage });
+    return await callRoute(VISITOR_ROUTE_PATHS.conversions.videoViewed, { body: { token, idPage } });
   } catch (error) {
     console.error('Error reporting video view', error);
     return failure(500, 'Error reporting video view');
   }
 }
 
-export async function trackOffertEvent(token: string): Promise<Envelope> {
+export async function trackOffertEvent(token: string): Promise<VisitorEnvelope> {
   try {
-    return await request<Envelope>('POST', '/api/funnel/track/event/offert', { token });
+    return await callRoute(VISITOR_ROUTE_PATHS.conversions.offerEvent, { body: { token } });
   } catch (error) {
     console.error('Error tracking offert button event', error);
     return failure(500, 'Error tracking offert button event');
   }
 }
 
-export async function prelaunchConversion(token: string): Promise<Envelope> {
+export async function prelaunchConversion(token: string): Promise<VisitorEnvelope> {
   try {
-    return await request<Envelope>('POST', '/lead/internal/conversion/prelaunch', { token });
+    return await callRoute(VISITOR_ROUTE_PATHS.conversions.prelaunch, { body: { token } });
   } catch (error) {
     console.error('Error sending the prelaunch conversion', error);
     return failure(500, 'Error sending the prelaunch conversion');
@@ -142,15 +142,17 @@ export async function trackPixel(input: {
   ip?: string;
 }): Promise<SuccessAnswer> {
   try {
-    await request('POST', '/api/funnel/track/pixel', {
-      idFunnel: input.idFunnel,
-      token: input.token,
-      eventData: {
-        eventName: 'Lead',
-        eventId: newEventId(),
-        agent: input.agent.slice(0, 2000),
-        eventSource: pageWithoutToken(input.eventSource, input.token).slice(0, 2048),
-        ...(input.ip && input.ip !== 'unknown' ? { ip: input.ip } : {}),
+    await callRoute(VISITOR_ROUTE_PATHS.pixel.record, {
+      body: {
+        idFunnel: input.idFunnel,
+        token: input.token,
+        eventData: {
+          eventName: 'Lead',
+          eventId: newEventId(),
+          agent: input.agent.slice(0, 2000),
+          eventSource: pageWithoutToken(input.eventSource, input.token).slice(0, 2048),
+          ...(input.ip && input.ip !== 'unknown' ? { ip: input.ip } : {}),
+        },
       },
     });
     return { success: true };
@@ -167,7 +169,7 @@ export async function reportLeadIp(
 ): Promise<SuccessAnswer> {
   if (!token || !ip || ip === 'unknown') return { success: false };
   try {
-    return await request<SuccessAnswer>('POST', '/api/funnel/lead/ip', { token, ip });
+    return await callRoute(VISITOR_ROUTE_PATHS.conversions.leadIp, { body: { token, ip } });
   } catch (error) {
     console.error('Error reporting the lead IP', error);
     return { success: false };

@@ -58,6 +58,58 @@ export const AccountUpdate = z.strictObject({
 });
 export type AccountUpdate = z.infer<typeof AccountUpdate>;
 
+/**
+ * The account's settings as the owner API reads them. `whatsappLandingButtonBgColor` is the stored
+ * `lpiButtonBgColor` (LPI: the landing page that redirects to WhatsApp), spelt out for API clients.
+ */
+export const AccountSettingsAnswer = z.strictObject({
+  /** Button colour for WhatsApp landing pages (DESIGN §5.12); null keeps each page's own colour. */
+  whatsappLandingButtonBgColor: AccountSettings.shape.lpiButtonBgColor,
+  contactEmail: AccountSettings.shape.contactEmail,
+});
+export type AccountSettingsAnswer = z.infer<typeof AccountSettingsAnswer>;
+
+/** GET and PATCH /api/owner/account answer the account with its settings under their API names. */
+export const AccountAnswer = Account.extend({ settings: AccountSettingsAnswer });
+export type AccountAnswer = z.infer<typeof AccountAnswer>;
+
+export function toAccountAnswer(account: Account): AccountAnswer {
+  const { lpiButtonBgColor, contactEmail } = account.settings;
+  return { ...account, settings: { whatsappLandingButtonBgColor: lpiButtonBgColor, contactEmail } };
+}
+
+/**
+ * PATCH /api/owner/account as sent: the settings under their API name, or under the old one
+ * (`lpiButtonBgColor`), still accepted so that existing clients keep working; when both are sent the
+ * new name wins. Parsed into the stored form (AccountUpdate).
+ */
+const StoredSettingsUpdate = AccountSettings.partial();
+
+export const AccountUpdateInput = z
+  .strictObject({
+    name: Name.optional(),
+    settings: StoredSettingsUpdate.extend({
+      /** Button colour for WhatsApp landing pages; null keeps each page's own colour. */
+      whatsappLandingButtonBgColor: AccountSettings.shape.lpiButtonBgColor.unwrap().optional(),
+      lpiButtonBgColor: StoredSettingsUpdate.shape.lpiButtonBgColor.meta({
+        deprecated: true,
+        description: 'The old name of whatsappLandingButtonBgColor, still accepted.',
+      }),
+    }).optional(),
+  })
+  .transform(({ settings, ...rest }): AccountUpdate => {
+    if (settings === undefined) return rest;
+    const { whatsappLandingButtonBgColor, ...stored } = settings;
+    return {
+      ...rest,
+      settings:
+        whatsappLandingButtonBgColor === undefined
+          ? stored
+          : { ...stored, lpiButtonBgColor: whatsappLandingButtonBgColor },
+    };
+  });
+export type AccountUpdateInput = z.input<typeof AccountUpdateInput>;
+
 export const AccountCreate = z.strictObject({
   slug: AccountSlug,
   name: Name,

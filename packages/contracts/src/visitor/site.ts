@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { ButtonAction, HostingVideo, Language, SiteMessage, TypeFunnel } from '../enums';
-import { ButtonTime } from '../owner/page';
+import { SiteMessage } from '../enums';
+import { FunnelSettings } from '../owner/funnel';
+import { PageContent } from '../owner/page';
 import { SiteType } from './site-context';
 
 const MAX_TOKEN = 200;
@@ -28,52 +29,60 @@ export const PageAction = z.object({
 });
 export type PageAction = z.infer<typeof PageAction>;
 
-/** The funnel page data of spec §3, as a visitor's page reads it. */
+const page = PageContent.shape;
+const funnel = FunnelSettings.shape;
+
+/**
+ * The funnel page data of spec §3, as a visitor's page reads it. A field that is the owner's page or
+ * funnel field as stored (a flag, an enum) is that field's schema; text and colours are plain strings
+ * here (the answer is written from content checked when saved), and the rest is the visitor's own.
+ * The order of the fields is the order of the answer.
+ */
 export const FunnelPageData = z.object({
   idPage: z.string(),
   idFunnel: z.string(),
-  layout: z.enum(['vsl', 'landing']),
-  buttonAction: ButtonAction,
+  layout: page.layout,
+  buttonAction: page.buttonAction,
   buttonCopy: z.string(),
   buttonBgColor: z.string(),
   buttonTextColor: z.string(),
-  buttonTime: ButtonTime,
+  buttonTime: page.buttonTime,
   isComplete: z.boolean(),
-  isPreLaunch: z.boolean(),
-  isLpiOn: z.boolean(),
+  isPreLaunch: funnel.isPreLaunch,
+  isLpiOn: page.isLpiOn,
   action: PageAction,
   countDownTime: z.string().nullable(),
-  isDeadlineExceptionOn: z.boolean(),
+  isDeadlineExceptionOn: funnel.isDeadlineExceptionOn,
   isExpired: z.boolean(),
   lead: z.object({ name: z.string() }),
-  language: Language,
-  typeFunnel: TypeFunnel,
-  isFomoOn: z.boolean(),
+  language: funnel.language,
+  typeFunnel: funnel.typeFunnel,
+  isFomoOn: funnel.isFomoOn,
   fomo: z.object({
     lpi: z.object({ fomoApplied: z.boolean() }),
     video: z.object({ fomoApplied: z.boolean() }),
     offert: z.object({ fomoApplied: z.boolean() }),
   }),
-  showFakeProgress: z.boolean(),
+  showFakeProgress: page.showFakeProgress,
   barProgressPercent: z.number(),
   barProgressTextColor: z.string(),
   topline: z.string(),
   headline: z.string(),
   subheadline: z.string(),
-  showTopLine: z.boolean(),
-  showHeadLine: z.boolean(),
-  showSubHeadLine: z.boolean(),
+  showTopLine: page.showTopLine,
+  showHeadLine: page.showHeadLine,
+  showSubHeadLine: page.showSubHeadLine,
   topLineColor: z.string(),
   headlineColor: z.string(),
   subHeadlineColor: z.string(),
   bgImageUrl: z.string().nullable(),
   videoId: z.string().nullable(),
-  hostingVideo: HostingVideo.nullable(),
+  hostingVideo: page.hostingVideo,
   videoLibrary: z.string().nullable(),
   videoUrl: z.string().nullable(),
   lastVideoSession: z.object({ endTimeVideo: z.number() }).nullable(),
   fakeUserRange: z.tuple([z.number(), z.number()]),
-  isFakeUserOnlineOn: z.boolean(),
+  isFakeUserOnlineOn: funnel.isFakeUserOnlineOn,
   previewToken: z.string().nullable(),
   /** Where the legal pages tell visitors to write (the account's contact e-mail). */
   contactEmail: z.string().nullable(),

@@ -1,5 +1,6 @@
-import { Account, AccountUpdate } from '@embudo/contracts';
+import { ROUTES, toAccountAnswer } from '@embudo/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { registerRoutes } from '../../http/contract-routes';
 import { ownerOf } from '../auth/owner-auth';
 import type { AccountService } from './account.service';
 
@@ -7,12 +8,9 @@ export const accountRoutes: FastifyPluginAsyncZod<{ accounts: AccountService }> 
   app,
   { accounts },
 ) => {
-  const tags = ['account'];
-  app.get('/account', { schema: { tags, response: { 200: Account } } }, (req) =>
-    accounts.get(ownerOf(req).id),
-  );
-  app.patch('/account', { schema: { tags, body: AccountUpdate, response: { 200: Account } } }, (req) =>
-    accounts.update(ownerOf(req).id, req.body),
-  );
+  registerRoutes(app, ROUTES.account, {
+    get: async (req) => toAccountAnswer(await accounts.get(ownerOf(req).id)),
+    update: async (req) => toAccountAnswer(await accounts.update(ownerOf(req).id, req.body)),
+  });
   return Promise.resolve();
 };

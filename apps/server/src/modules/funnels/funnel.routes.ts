@@ -1,39 +1,24 @@
-import { Funnel, FunnelCreate, FunnelUpdate, IdParams } from '@embudo/contracts';
+import { OWNER_LIMIT_DEFAULTS, ROUTES } from '@embudo/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { registerRoutes } from '../../http/contract-routes';
 import { ownerOf } from '../auth/owner-auth';
 import type { FunnelService } from './funnel.service';
 
 export const funnelRoutes: FastifyPluginAsyncZod<{ funnels: FunnelService }> = async (app, { funnels }) => {
-  const tags = ['funnels'];
-  app.get('/funnels', { schema: { tags, response: { 200: z.array(Funnel) } } }, (req) =>
-    funnels.list(ownerOf(req)),
-  );
-  app.post(
-    '/funnels',
+  registerRoutes(
+    app,
+    ROUTES.funnels,
     {
-      schema: {
-        tags,
-        description:
-          `Creates a funnel. An account has at most ${funnels.limits.funnelsPerAccount} funnels ` +
-          '(MAX_FUNNELS_PER_ACCOUNT); one more is a 409 naming the limit.',
-        body: FunnelCreate,
-        response: { 201: Funnel },
+      list: (req) => funnels.list(ownerOf(req)),
+      create: async (req, reply) => reply.status(201).send(await funnels.create(ownerOf(req), req.body)),
+      get: (req) => funnels.get(ownerOf(req), req.params.id),
+      update: (req) => funnels.update(ownerOf(req), req.params.id, req.body),
+      remove: async (req, reply) => {
+        await funnels.remove(ownerOf(req), req.params.id);
+        return reply.status(204).send();
       },
     },
-    async (req, reply) => reply.status(201).send(await funnels.create(ownerOf(req), req.body)),
+    { limits: { ...OWNER_LIMIT_DEFAULTS, ...funnels.limits } },
   );
-  app.get('/funnels/:id', { schema: { tags, params: IdParams, response: { 200: Funnel } } }, (req) =>
-    funnels.get(ownerOf(req), req.params.id),
-  );
-  app.patch(
-    '/funnels/:id',
-    { schema: { tags, params: IdParams, body: FunnelUpdate, response: { 200: Funnel } } },
-    (req) => funnels.update(ownerOf(req), req.params.id, req.body),
-  );
-  app.delete('/funnels/:id', { schema: { tags, params: IdParams } }, async (req, reply) => {
-    await funnels.remove(ownerOf(req), req.params.id);
-    return reply.status(204).send();
-  });
   return Promise.resolve();
 };

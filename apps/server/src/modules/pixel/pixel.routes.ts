@@ -1,6 +1,7 @@
-import { ConversionAck, PixelRequest, SuccessAnswer } from '@embudo/contracts';
+import { ROUTES } from '@embudo/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { VISITOR_PREFIXES, statusOf } from '../../http/visitor-api';
+import { registerRoutes } from '../../http/contract-routes';
+import { statusOf } from '../../http/visitor-api';
 import type { PixelService } from './pixel.service';
 
 /** A pixel call is a few hundred bytes; a user agent of 2,000 characters still fits easily. */
@@ -13,26 +14,17 @@ export const PIXEL_BODY_LIMIT = 16 * 1024;
  * carry the envelope too, as on every visitor call that takes a token.
  */
 export const pixelRoutes: FastifyPluginAsyncZod<{ pixel: PixelService }> = async (app, { pixel }) => {
-  for (const prefix of VISITOR_PREFIXES) {
-    app.post(
-      `${prefix}/funnel/track/pixel`,
-      {
-        bodyLimit: PIXEL_BODY_LIMIT,
-        config: { visitorEnvelope: true },
-        schema: {
-          tags: ['visitor'],
-          hide: prefix === '',
-          body: PixelRequest,
-          response: { 200: SuccessAnswer, 403: ConversionAck, 404: ConversionAck },
-        },
-      },
-      async (req, reply) => {
+  registerRoutes(app, ROUTES.pixel, {
+    record: {
+      bodyLimit: PIXEL_BODY_LIMIT,
+      config: { visitorEnvelope: true },
+      handler: async (req, reply) => {
         const answer = await pixel.record(req.body, { ip: req.ip, userAgent: req.headers['user-agent'] });
         return 'codeResponse' in answer
           ? reply.status(statusOf(answer, [200, 403, 404])).send(answer)
           : answer;
       },
-    );
-  }
+    },
+  });
   return Promise.resolve();
 };

@@ -1,5 +1,6 @@
-import { IdParams, PreviewCreate, PreviewCreated } from '@embudo/contracts';
+import { ROUTES } from '@embudo/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { registerRoutes } from '../../http/contract-routes';
 import { ownerOf } from '../auth/owner-auth';
 import type { PreviewService } from './preview.service';
 
@@ -7,20 +8,11 @@ export const previewRoutes: FastifyPluginAsyncZod<{ previews: PreviewService }> 
   app,
   { previews },
 ) => {
-  app.post(
-    '/pages/:id/preview',
-    {
-      schema: {
-        tags: ['previews'],
-        params: IdParams,
-        body: PreviewCreate.nullish(),
-        response: { 201: PreviewCreated },
-      },
-    },
-    async (req, reply) =>
+  registerRoutes(app, ROUTES.previews, {
+    create: async (req, reply) =>
       reply
         .status(201)
         .send(await previews.create(ownerOf(req), req.params.id, { ttlMinutes: req.body?.ttlMinutes })),
-  );
+  });
   return Promise.resolve();
 };

@@ -1,7 +1,7 @@
-import { embedUrl, videoAllowance, type VideoSource } from '@embudo/contracts';
+import { ROUTE_PATHS, embedUrl, videoAllowance, type VideoSource } from '@embudo/contracts';
 
 /** Where browsers send the reports of a visitor page's policy (the route in csp-report.routes.ts). */
-export const CSP_REPORT_PATH = '/api/csp-report';
+export const CSP_REPORT_PATH = ROUTE_PATHS.cspReport.report.path;
 
 /** Whether browsers enforce the policy or only report what it would have blocked. */
 export type CspMode = 'enforce' | 'report-only';

@@ -1,7 +1,6 @@
-import { CspReportBody } from '@embudo/contracts';
+import { ROUTES } from '@embudo/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { CSP_REPORT_PATH } from './content-security-policy';
+import { registerRoutes } from '../../http/contract-routes';
 
 /** A report is well under a kilobyte; a batch of the Reporting API a few. */
 const CSP_REPORT_BODY_LIMIT = 16 * 1024;
@@ -25,33 +24,31 @@ export const cspReportRoutes: FastifyPluginAsyncZod = async (app) => {
     { parseAs: 'string' },
     json,
   );
-  app.post(
-    CSP_REPORT_PATH,
-    {
+  registerRoutes(app, ROUTES.cspReport, {
+    report: {
       bodyLimit: CSP_REPORT_BODY_LIMIT,
-      schema: { tags: ['visitor'], body: CspReportBody, response: { 204: z.null() } },
+      handler: async (req, reply) => {
+        const violations = Array.isArray(req.body)
+          ? req.body.flatMap((report) =>
+              report.type === 'csp-violation' && report.body
+                ? [{ directive: report.body.effectiveDirective, blocked: report.body.blockedURL }]
+                : [],
+            )
+          : [
+              {
+                directive:
+                  req.body['csp-report']['effective-directive'] ??
+                  req.body['csp-report']['violated-directive'] ??
+                  'unknown',
+                blocked: req.body['csp-report']['blocked-uri'],
+              },
+            ];
+        for (const { directive, blocked } of violations) {
+          req.log.warn({ directive, blocked: blockedOrigin(blocked) }, 'content security policy violation');
+        }
+        return reply.status(204).send(null);
+      },
     },
-    async (req, reply) => {
-      const violations = Array.isArray(req.body)
-        ? req.body.flatMap((report) =>
-            report.type === 'csp-violation' && report.body
-              ? [{ directive: report.body.effectiveDirective, blocked: report.body.blockedURL }]
-              : [],
-          )
-        : [
-            {
-              directive:
-                req.body['csp-report']['effective-directive'] ??
-                req.body['csp-report']['violated-directive'] ??
-                'unknown',
-              blocked: req.body['csp-report']['blocked-uri'],
-            },
-          ];
-      for (const { directive, blocked } of violations) {
-        req.log.warn({ directive, blocked: blockedOrigin(blocked) }, 'content security policy violation');
-      }
-      return reply.status(204).send(null);
-    },
-  );
+  });
   return Promise.resolve();
 };

@@ -1,65 +1,43 @@
 import {
-  LandingRequest,
-  LandingResponse,
-  PreviewRequest,
-  SiteRequest,
-  SiteResponse,
-  parseSiteContext,
   LandingData,
+  ROUTES,
+  hostOf,
+  parseSiteContext,
+  type LandingResponse,
   type SiteContext,
+  type SiteResponse,
 } from '@embudo/contracts';
 import { renderVisitorPage } from '@embudo/web/entry-server';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { VISITOR_PREFIXES, writeTrustedJson } from '../../http/visitor-api';
+import { registerRoutes } from '../../http/contract-routes';
+import { writeTrustedJson } from '../../http/visitor-api';
 import { cspHeaderName, visitorPagePolicy, type CspMode } from './content-security-policy';
 import type { PageRecord } from '../pages/page.service';
 import { NO_PAGES, type SiteService } from './site.service';
 import type { WebAssets } from './web-assets';
 
-/** `domain` is the page's userDomain (protocol and host); a bare host is accepted too. */
-function hostOf(domain: string): string {
-  const candidate = /^[a-z][a-z0-9+.-]*:\/\//i.test(domain) ? domain : `http://${domain}`;
-  // One parse: this runs for every page view, and an address that does not parse is rare.
-  try {
-    return new URL(candidate).hostname.toLowerCase();
-  } catch {
-    return '';
-  }
-}
-
 /** The visitor API calls of spec §7 that resolve a page; each answers under /api and without it (DESIGN §5.1). */
 export const siteApiRoutes: FastifyPluginAsyncZod<{ site: SiteService }> = async (app, { site }) => {
-  const options = { bodyLimit: 8 * 1024, config: { visitorEnvelope: true } };
-  for (const prefix of VISITOR_PREFIXES) {
-    const schema = { tags: ['visitor'], hide: prefix === '' };
-    app.post(
-      `${prefix}/funnel/site`,
-      {
-        ...options,
-        schema: { ...schema, body: SiteRequest, response: { 200: SiteResponse } },
+  registerRoutes(
+    app,
+    ROUTES.site,
+    {
+      resolve: {
         serializerCompiler: writeTrustedJson,
+        handler: async (req, reply) => {
+          const json = await site.resolveJson({
+            host: hostOf(req.body.domain),
+            type: req.body.type,
+            slug: req.body.slug,
+            token: req.body.token,
+          });
+          // Already written (a SiteResponse, as the service's test checks against JSON.stringify): a
+          // string with a JSON type is sent as it is. The schema still documents the answer.
+          return reply.type('application/json; charset=utf-8').send(json as unknown as SiteResponse);
+        },
       },
-      async (req, reply) => {
-        const json = await site.resolveJson({
-          host: hostOf(req.body.domain),
-          type: req.body.type,
-          slug: req.body.slug,
-          token: req.body.token,
-        });
-        // Already written (a SiteResponse, as the service's test checks against JSON.stringify): a
-        // string with a JSON type is sent as it is. The schema above still documents the answer.
-        return reply.type('application/json; charset=utf-8').send(json as unknown as SiteResponse);
-      },
-    );
-    app.post(
-      `${prefix}/funnel/site/preview`,
-      { ...options, schema: { ...schema, body: PreviewRequest, response: { 200: SiteResponse } } },
-      (req) => site.resolvePreview({ host: hostOf(req.body.domain), token: req.body.token }),
-    );
-    app.post(
-      `${prefix}/funnel/landing`,
-      { ...options, schema: { ...schema, body: LandingRequest, response: { 200: LandingResponse } } },
-      async (req): Promise<LandingResponse> => {
+      preview: (req) => site.resolvePreview({ host: hostOf(req.body.domain), token: req.body.token }),
+      landing: async (req): Promise<LandingResponse> => {
         const { userDomain, userSlug, userToken, type } = req.body;
         const found = await site.resolve({
           host: hostOf(userDomain),
@@ -70,8 +48,9 @@ export const siteApiRoutes: FastifyPluginAsyncZod<{ site: SiteService }> = async
         // The schema keeps exactly the landing fields of the page data.
         return { message: found.message, data: found.data ? LandingData.parse(found.data) : null };
       },
-    );
-  }
+    },
+    { shared: { bodyLimit: 8 * 1024, config: { visitorEnvelope: true } } },
+  );
   return Promise.resolve();
 };
 

@@ -1,0 +1,281 @@
+import { z } from 'zod';
+import { AccountAnswer, AccountUpdateInput } from '../owner/account';
+import { Domain, DomainCreate } from '../owner/domain';
+import { Funnel, FunnelCreate, FunnelUpdate } from '../owner/funnel';
+import { Lead, LeadCreate, LeadCreated, LeadImport, LeadImported, LeadList, LeadUpdate } from '../owner/lead';
+import { Page, PageCreate, PageUpdate } from '../owner/page';
+import { PreviewCreate, PreviewCreated } from '../owner/preview';
+import { IdParams, NoQuery, PaginationQuery } from '../primitives';
+import {
+  ConversionAck,
+  LeadIpRequest,
+  PixelRequest,
+  SuccessAnswer,
+  TokenRequest,
+} from '../visitor/conversion';
+import { CspReportBody } from '../visitor/csp-report';
+import { FomoRequest, FomoResponse } from '../visitor/fomo';
+import { GeoAnswer } from '../visitor/geo';
+import { LandingRequest, LandingResponse } from '../visitor/landing';
+import { PreviewRequest, SiteRequest, SiteResponse } from '../visitor/site';
+import {
+  ActionTrack,
+  PageSessionEnd,
+  PageSessionStart,
+  PageSessionStarted,
+  SessionIdParams,
+  TrackAck,
+  VideoTrack,
+} from '../visitor/tracking';
+import { ROUTE_PATHS, type RoutePath, type RoutePaths } from './paths';
+
+/** The limits of the server at hand, for the descriptions that name them. */
+export interface DocumentedLimits {
+  funnelsPerAccount: number;
+  pagesPerFunnel: number;
+  richTextChars: number;
+  funnelContentChars: number;
+}
+
+/** What a route takes and answers (zod), and what the OpenAPI document says of it. */
+export interface RouteSchemas {
+  readonly params?: z.ZodType;
+  readonly query?: z.ZodType;
+  readonly body?: z.ZodType;
+  /** One schema per status it answers with. A route without one answers 204 (or documents none). */
+  readonly response?: Readonly<Partial<Record<number, z.ZodType>>>;
+  readonly tags: readonly string[];
+  readonly summary?: string;
+  /** Text, or text naming this server's limits. */
+  readonly description?: string | ((limits: DocumentedLimits) => string);
+}
+
+/** One route of the table: where it answers (./paths.ts) and its schemas. */
+export type RouteContract = RoutePath & RouteSchemas;
+
+/** The entry of `at` with its schemas, keeping every literal type (method, path, each schema). */
+function route<const At extends RoutePath, const Schemas extends RouteSchemas>(
+  at: At,
+  schemas: Schemas,
+): At & Schemas {
+  return { ...at, ...schemas };
+}
+
+export const Health = z.object({ status: z.enum(['ok', 'unavailable']), database: z.string() });
+export type Health = z.infer<typeof Health>;
+
+const P = ROUTE_PATHS;
+const tags = {
+  account: ['account'],
+  funnels: ['funnels'],
+  pages: ['pages'],
+  leads: ['leads'],
+  domains: ['domains'],
+  previews: ['previews'],
+  operator: ['operator'],
+  visitor: ['visitor'],
+  tracking: ['visitor tracking'],
+  conversions: ['visitor conversions'],
+} as const;
+
+/** The limits a page save may hit, for the OpenAPI document: a save beyond one writes nothing. */
+const pageLimits = ({ pagesPerFunnel, richTextChars, funnelContentChars }: DocumentedLimits) =>
+  `A funnel has at most ${pagesPerFunnel} pages (MAX_PAGES_PER_FUNNEL; a page more is a 409). ` +
+  `A rich-text field (topline, headline, subheadline, buttonCopy) holds at most ${richTextChars} ` +
+  `characters once sanitised (MAX_RICH_TEXT_CHARS), and all of a funnel's pages together hold at most ` +
+  `${funnelContentChars} characters of text, counting rich text, links and video fields ` +
+  `(MAX_FUNNEL_CONTENT_CHARS); more is a 400 naming the limit.`;
+
+/** 403: the lead's account is inactive; 404: no such lead; 409: the lead's page did not offer it. */
+const CONVERSION_ANSWERS = { 200: ConversionAck, 403: ConversionAck, 404: ConversionAck, 409: ConversionAck };
+/** 403: the lead's account is inactive; 404: no such lead or session. */
+const TRACK_ANSWERS = { 200: TrackAck, 403: TrackAck, 404: TrackAck };
+
+/**
+ * Every route of the API, declared once: the server registers its routes from this table (handlers
+ * by key), the OpenAPI document comes from its schemas, and `callRoute` (./client.ts) types its calls
+ * by it. Group by group in the order the server registers them (the OpenAPI document's order).
+ */
+export const ROUTES = {
+  operator: {
+    health: route(P.operator.health, {
+      tags: tags.operator,
+      response: { 200: Health, 503: Health },
+    }),
+    tlsAsk: route(P.operator.tlsAsk, {
+      tags: tags.operator,
+      query: z.strictObject({ domain: z.string().max(253) }),
+    }),
+  },
+  account: {
+    get: route(P.account.get, { tags: tags.account, response: { 200: AccountAnswer } }),
+    update: route(P.account.update, {
+      tags: tags.account,
+      description:
+        'Changes the fields given. `settings.whatsappLandingButtonBgColor` was called `lpiButtonBgColor`; ' +
+        'the old name is still accepted (the new one wins when both are sent), and answers carry the new name.',
+      body: AccountUpdateInput,
+      response: { 200: AccountAnswer },
+    }),
+  },
+  funnels: {
+    list: route(P.funnels.list, { tags: tags.funnels, response: { 200: z.array(Funnel) } }),
+    create: route(P.funnels.create, {
+      tags: tags.funnels,
+      description: ({ funnelsPerAccount }: DocumentedLimits) =>
+        `Creates a funnel. An account has at most ${funnelsPerAccount} funnels ` +
+        '(MAX_FUNNELS_PER_ACCOUNT); one more is a 409 naming the limit.',
+      body: FunnelCreate,
+      response: { 201: Funnel },
+    }),
+    get: route(P.funnels.get, { tags: tags.funnels, params: IdParams, response: { 200: Funnel } }),
+    update: route(P.funnels.update, {
+      tags: tags.funnels,
+      params: IdParams,
+      body: FunnelUpdate,
+      response: { 200: Funnel },
+    }),
+    remove: route(P.funnels.remove, { tags: tags.funnels, params: IdParams }),
+  },
+  pages: {
+    list: route(P.pages.list, { tags: tags.pages, params: IdParams, response: { 200: z.array(Page) } }),
+    create: route(P.pages.create, {
+      tags: tags.pages,
+      description: (limits: DocumentedLimits) => `Appends a page to the funnel. ${pageLimits(limits)}`,
+      params: IdParams,
+      body: PageCreate,
+      response: { 201: Page },
+    }),
+    get: route(P.pages.get, { tags: tags.pages, params: IdParams, response: { 200: Page } }),
+    update: route(P.pages.update, {
+      tags: tags.pages,
+      description: (limits: DocumentedLimits) => `Changes the fields given. ${pageLimits(limits)}`,
+      params: IdParams,
+      body: PageUpdate,
+      response: { 200: Page },
+    }),
+    remove: route(P.pages.remove, { tags: tags.pages, params: IdParams }),
+  },
+  leads: {
+    list: route(P.leads.list, {
+      tags: tags.leads,
+      params: IdParams,
+      query: PaginationQuery,
+      response: { 200: LeadList },
+    }),
+    create: route(P.leads.create, {
+      tags: tags.leads,
+      params: IdParams,
+      body: LeadCreate,
+      response: { 201: LeadCreated },
+    }),
+    import: route(P.leads.import, {
+      tags: tags.leads,
+      params: IdParams,
+      body: LeadImport,
+      response: { 201: LeadImported },
+    }),
+    get: route(P.leads.get, { tags: tags.leads, params: IdParams, response: { 200: Lead } }),
+    update: route(P.leads.update, {
+      tags: tags.leads,
+      params: IdParams,
+      body: LeadUpdate,
+      response: { 200: Lead },
+    }),
+    remove: route(P.leads.remove, { tags: tags.leads, params: IdParams }),
+  },
+  domains: {
+    list: route(P.domains.list, { tags: tags.domains, response: { 200: z.array(Domain) } }),
+    create: route(P.domains.create, { tags: tags.domains, body: DomainCreate, response: { 201: Domain } }),
+    remove: route(P.domains.remove, { tags: tags.domains, params: IdParams }),
+  },
+  previews: {
+    create: route(P.previews.create, {
+      tags: tags.previews,
+      params: IdParams,
+      body: PreviewCreate.nullish(),
+      response: { 201: PreviewCreated },
+    }),
+  },
+  site: {
+    resolve: route(P.site.resolve, {
+      tags: tags.visitor,
+      body: SiteRequest,
+      response: { 200: SiteResponse },
+    }),
+    preview: route(P.site.preview, {
+      tags: tags.visitor,
+      body: PreviewRequest,
+      response: { 200: SiteResponse },
+    }),
+    landing: route(P.site.landing, {
+      tags: tags.visitor,
+      body: LandingRequest,
+      response: { 200: LandingResponse },
+    }),
+  },
+  tracking: {
+    startSession: route(P.tracking.startSession, {
+      tags: tags.tracking,
+      body: PageSessionStart,
+      response: { 200: PageSessionStarted, 403: PageSessionStarted, 404: PageSessionStarted },
+    }),
+    endSession: route(P.tracking.endSession, {
+      tags: tags.tracking,
+      params: SessionIdParams,
+      body: PageSessionEnd,
+      response: TRACK_ANSWERS,
+    }),
+    action: route(P.tracking.action, { tags: tags.tracking, body: ActionTrack, response: TRACK_ANSWERS }),
+    video: route(P.tracking.video, { tags: tags.tracking, body: VideoTrack, response: TRACK_ANSWERS }),
+  },
+  conversions: {
+    videoViewed: route(P.conversions.videoViewed, {
+      tags: tags.conversions,
+      body: TokenRequest,
+      response: CONVERSION_ANSWERS,
+    }),
+    offerEvent: route(P.conversions.offerEvent, {
+      tags: tags.conversions,
+      body: TokenRequest,
+      response: CONVERSION_ANSWERS,
+    }),
+    prelaunch: route(P.conversions.prelaunch, {
+      tags: tags.conversions,
+      body: TokenRequest,
+      response: CONVERSION_ANSWERS,
+    }),
+    leadIp: route(P.conversions.leadIp, {
+      tags: tags.conversions,
+      body: LeadIpRequest,
+      response: { 200: SuccessAnswer },
+    }),
+  },
+  fomo: {
+    messages: route(P.fomo.messages, {
+      tags: tags.visitor,
+      body: FomoRequest,
+      response: { 200: FomoResponse },
+    }),
+  },
+  geo: {
+    // No ?ip=: the caller's own address only.
+    lookup: route(P.geo.lookup, { tags: tags.visitor, query: NoQuery, response: { 200: GeoAnswer } }),
+  },
+  pixel: {
+    record: route(P.pixel.record, {
+      tags: tags.visitor,
+      body: PixelRequest,
+      response: { 200: SuccessAnswer, 403: ConversionAck, 404: ConversionAck },
+    }),
+  },
+  cspReport: {
+    report: route(P.cspReport.report, {
+      tags: tags.visitor,
+      body: CspReportBody,
+      response: { 204: z.null() },
+    }),
+  },
+} as const satisfies { [G in keyof RoutePaths]: { [N in keyof RoutePaths[G]]: RouteContract } };
+
+export type Routes = typeof ROUTES;
