@@ -25,12 +25,12 @@ import { healthRoutes } from './modules/health/health.routes';
 import { leadRoutes } from './modules/leads/lead.routes';
 import { pageRoutes } from './modules/pages/page.routes';
 import { previewRoutes } from './modules/previews/preview.routes';
-import { cspReportRoutes } from './modules/site/csp-report.routes';
-import { siteApiRoutes, visitorPageRoutes } from './modules/site/site.routes';
-import { loadWebAssets } from './modules/site/web-assets';
+import { cspReportRoutes } from './modules/visitor-pages/csp-report.routes';
+import { siteApiRoutes, visitorPageRoutes } from './modules/visitor-pages/visitor-pages.routes';
+import { loadWebAssets } from './modules/visitor-pages/web-assets';
 import { serveViteApps } from './http/vite-apps';
 import { conversionRoutes } from './modules/conversions/conversion.routes';
-import { flagRoutes } from './modules/fomo/flag.routes';
+import { countryFlagRoutes } from './modules/fomo/country-flags.routes';
 import { fomoRoutes } from './modules/fomo/fomo.routes';
 import { geoRoutes } from './modules/geo/geo.routes';
 import { pixelRoutes } from './modules/pixel/pixel.routes';
@@ -115,7 +115,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     },
   });
 
-  await server.register(flagRoutes);
+  await server.register(countryFlagRoutes);
   await server.register(fastifyStatic, {
     root: ASSETS_DIR,
     prefix: '/assets/',
@@ -147,7 +147,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   );
   await server.register(async (visitor) => {
     await registerRateLimit(visitor, config, visitorRateLimit(config));
-    await visitor.register(siteApiRoutes, { site: services.site });
+    await visitor.register(siteApiRoutes, { visitorPages: services.visitorPages });
     await visitor.register(trackingRoutes, { tracking: services.tracking, noop: config.benchNoopEndpoint });
     await visitor.register(conversionRoutes, { conversions: services.conversions });
     await visitor.register(fomoRoutes, { fomo: services.fomo });
@@ -157,7 +157,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     // Visitor pages, rendered on the server from the database, count against the same limit. Routes
     // match by path, not by order: /api/* and /static/* below still take their own paths.
     await visitor.register(visitorPageRoutes, {
-      site: services.site,
+      visitorPages: services.visitorPages,
       baseDomains: config.baseDomains,
       assets: loadWebAssets(),
       cspMode: config.cspMode,

@@ -15,8 +15,8 @@ import { createPageRepo } from './modules/pages/page.repo';
 import { createPageService } from './modules/pages/page.service';
 import { createPreviewRepo } from './modules/previews/preview.repo';
 import { createPreviewService } from './modules/previews/preview.service';
-import { createLeadPageRepo } from './modules/site/lead-page.repo';
-import { createSiteService } from './modules/site/site.service';
+import { createLeadPageRepo } from './modules/visitor-pages/lead-page.repo';
+import { createVisitorPagesService } from './modules/visitor-pages/visitor-pages.service';
 import { createLeadProgressRepo } from './modules/lead-progress/lead-progress.repo';
 import { createLeadProgressService } from './modules/lead-progress/lead-progress.service';
 import { createConversionRepo } from './modules/conversions/conversion.repo';
@@ -90,7 +90,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     secret,
     previewUrl: links.previewUrl,
   });
-  const site = createSiteService({
+  const visitorPages = createVisitorPagesService({
     accounts: repos.accounts,
     domains: repos.domains,
     funnels: repos.funnels,
@@ -127,7 +127,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     progress,
     domains,
     previews,
-    site,
+    visitorPages,
     writer,
     tracking,
     conversions,

@@ -29,7 +29,7 @@ describe.each(TEST_DIALECTS)('demo seed on %s', (dialect) => {
     return funnel;
   };
   const resolve = (slug: string, token: string) =>
-    t.services.site.resolve({ host: 'localhost', type: 'BASE', slug, token });
+    t.services.visitorPages.resolve({ host: 'localhost', type: 'BASE', slug, token });
 
   it('a second run prints the same links and adds no rows', () => {
     const [once, twice] = runs;
@@ -79,7 +79,7 @@ describe.each(TEST_DIALECTS)('demo seed on %s', (dialect) => {
   it('every printed preview link opens the funnel’s first page', async () => {
     for (const funnel of accounts().flatMap((a) => a.funnels)) {
       const token = new URL(funnel.previewUrl).searchParams.get('previewToken') ?? '';
-      const response = await t.services.site.resolvePreview({ host: 'localhost', token });
+      const response = await t.services.visitorPages.resolvePreview({ host: 'localhost', token });
       expect(response.data?.idPage, funnel.name).toBe(funnel.pages[0]?.id);
     }
   });

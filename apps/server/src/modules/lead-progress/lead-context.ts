@@ -32,7 +32,7 @@ export interface LeadContext extends LeadIdentity {
 /**
  * Why a token names no lead a visitor call may write for: nobody (a preview token, a typo), or a lead
  * of an account whose subscription is not active, which takes nothing from visitors, as its pages
- * show nothing (modules/site answers INACTIVE_SUBSCRIPTION).
+ * show nothing (modules/visitor-pages answers INACTIVE_SUBSCRIPTION).
  */
 export type LeadRefusal = typeof VisitorMessage.unknownToken | typeof TrackingMessage.inactiveSubscription;
 

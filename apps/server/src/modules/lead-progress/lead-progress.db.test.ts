@@ -26,7 +26,7 @@ describe.each(TEST_DIALECTS)('lead progress on %s', (dialect) => {
 
   /** What the lead's link shows: its page, completion and resume point. */
   async function shown(account: Account, token: string) {
-    const { data } = await t.services.site.resolve({
+    const { data } = await t.services.visitorPages.resolve({
       host: 'localhost',
       type: 'BASE',
       slug: account.slug,

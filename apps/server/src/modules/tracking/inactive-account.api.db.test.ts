@@ -17,7 +17,7 @@ import {
 
 /**
  * An account whose subscription is inactive takes nothing from visitors (issue 16, item 8): its
- * pages answer INACTIVE_SUBSCRIPTION (modules/site), and so does every tracking and conversion call
+ * pages answer INACTIVE_SUBSCRIPTION (modules/visitor-pages), and so does every tracking and conversion call
  * of its leads, with nothing stored. Against a real server, on each database.
  */
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '../../../test/databases';
 import { BASE_DOMAINS, newAccount, newFunnel, rowCounts, useServices } from '../../../test/fixtures';
 import { createRepos } from '../../services';
-import { createSiteService } from './site.service';
+import { createVisitorPagesService } from './visitor-pages.service';
 
 const HOUR = 3_600_000;
 const CHECKOUT = 'https://pay.example.com/checkout';
@@ -33,11 +33,11 @@ describe.each(TEST_DIALECTS)('site resolution on %s', (dialect) => {
   }
 
   const resolveBase = (slug: string, token: string) =>
-    t.services.site.resolve({ host: 'localhost', type: 'BASE', slug, token });
+    t.services.visitorPages.resolve({ host: 'localhost', type: 'BASE', slug, token });
 
   /** The site service as it would answer at another moment. */
   const siteAt = (at: number) =>
-    createSiteService({
+    createVisitorPagesService({
       ...createRepos(t.database),
       progress: t.services.progress,
       secret: t.services.secret,
@@ -97,7 +97,12 @@ describe.each(TEST_DIALECTS)('site resolution on %s', (dialect) => {
         data: null,
       });
     }
-    const noSlug = await t.services.site.resolve({ host: 'localhost', type: 'BASE', slug: null, token });
+    const noSlug = await t.services.visitorPages.resolve({
+      host: 'localhost',
+      type: 'BASE',
+      slug: null,
+      token,
+    });
     expect(message(noSlug)).toBe('DONT_EXIST_TOKEN_OR_URL');
   });
 
@@ -120,7 +125,7 @@ describe.each(TEST_DIALECTS)('site resolution on %s', (dialect) => {
     const host = `promo-${owner.slug}.example.com`;
     await t.services.domains.create(owner, { host });
     const custom = (h: string, tok: string) =>
-      t.services.site.resolve({ host: h, type: 'CUSTOM', token: tok });
+      t.services.visitorPages.resolve({ host: h, type: 'CUSTOM', token: tok });
 
     const found = await custom(host, token);
     expect(found.message).toBe('PAGE_FOUNDED');
@@ -229,8 +234,8 @@ describe.each(TEST_DIALECTS)('site resolution on %s', (dialect) => {
     const both = async (token: string) => {
       const lookup = { host: 'localhost', type: 'BASE', slug: owner.slug, token } as const;
       answers.push({
-        object: await t.services.site.resolve(lookup),
-        json: await t.services.site.resolveJson(lookup),
+        object: await t.services.visitorPages.resolve(lookup),
+        json: await t.services.visitorPages.resolveJson(lookup),
       });
     };
     for (const [index, page] of pages.entries()) {
@@ -256,7 +261,7 @@ describe.each(TEST_DIALECTS)('site resolution on %s', (dialect) => {
 
   describe('previews', () => {
     const resolvePreview = (token: string, host = 'localhost') =>
-      t.services.site.resolvePreview({ host, token });
+      t.services.visitorPages.resolvePreview({ host, token });
 
     it('open each page of the chain in turn, the last with no next token', async () => {
       const { owner, pages } = await funnelWithLead();

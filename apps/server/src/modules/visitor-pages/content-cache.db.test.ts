@@ -3,7 +3,7 @@ import { TEST_DIALECTS } from '../../../test/databases';
 import { BASE_DOMAINS, newAccount, newFunnel, useServices } from '../../../test/fixtures';
 import type { FunnelRepo } from '../funnels/funnel.repo';
 import { createRepos } from '../../services';
-import { createSiteService } from './site.service';
+import { createVisitorPagesService } from './visitor-pages.service';
 
 /**
  * Page resolution keeps funnels' parsed content by funnel id and content version, within a byte budget
@@ -24,7 +24,7 @@ describe.each(TEST_DIALECTS)('the content cache of page resolution on %s', (dial
         return repos.funnels.findById(id);
       },
     };
-    const site = createSiteService({
+    const site = createVisitorPagesService({
       ...repos,
       progress: t.services.progress,
       funnels,

@@ -30,7 +30,7 @@ export interface SiteLookup {
   token: string;
 }
 
-export interface SiteServiceDeps {
+export interface VisitorPagesServiceDeps {
   accounts: Pick<AccountRepo, 'findById' | 'findBySlug'>;
   domains: Pick<DomainRepo, 'findByHost'>;
   funnels: Pick<FunnelRepo, 'findById'>;
@@ -125,7 +125,7 @@ const accountVersion = (row: AccountRow) =>
  * Page resolution (DESIGN §5.2): which account a host and slug name, which lead a token names, and
  * the page data of spec §3 for the lead's current page. Used by the JSON API and by server rendering.
  */
-export function createSiteService(deps: SiteServiceDeps) {
+export function createVisitorPagesService(deps: VisitorPagesServiceDeps) {
   const {
     accounts,
     domains,
@@ -425,4 +425,4 @@ export function createSiteService(deps: SiteServiceDeps) {
   };
   return service;
 }
-export type SiteService = ReturnType<typeof createSiteService>;
+export type VisitorPagesService = ReturnType<typeof createVisitorPagesService>;

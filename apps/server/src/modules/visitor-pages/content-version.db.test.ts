@@ -17,7 +17,8 @@ describe.each(TEST_DIALECTS)('content versions on %s', (dialect) => {
       pages: [{ headline: 'Clase 1' }, { headline: 'Clase 2' }],
     });
     const { lead, token } = await t.services.leads.create(owner, funnel.id, { name: 'Ana' });
-    const view = () => t.services.site.resolve({ host: 'localhost', type: 'BASE', slug: owner.slug, token });
+    const view = () =>
+      t.services.visitorPages.resolve({ host: 'localhost', type: 'BASE', slug: owner.slug, token });
     return { owner, funnel, pages, lead, view };
   }
 

@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
 
 /** The 4:3 country flags of the flag-icons package (MIT), named by lower-case ISO 3166-1 code. */
-export const FLAGS_DIR = path.join(
+export const COUNTRY_FLAGS_DIR = path.join(
   path.dirname(createRequire(import.meta.url).resolve('flag-icons/package.json')),
   'flags',
   '4x3',
@@ -14,9 +14,9 @@ export const FLAGS_DIR = path.join(
  * Country flags for the social-proof popups, served by us (DESIGN §5.7: no third-party request
  * before the visitor interacts): `/assets/flags/{cc}.svg`.
  */
-export const flagRoutes: FastifyPluginAsync = async (app) => {
+export const countryFlagRoutes: FastifyPluginAsync = async (app) => {
   await app.register(fastifyStatic, {
-    root: FLAGS_DIR,
+    root: COUNTRY_FLAGS_DIR,
     prefix: '/assets/flags/',
     decorateReply: false,
     maxAge: '30d',

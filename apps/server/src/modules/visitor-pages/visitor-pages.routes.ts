@@ -13,11 +13,14 @@ import { registerRoutes } from '../../http/contract-routes';
 import { writeTrustedJson } from '../../http/visitor-api';
 import { cspHeaderName, visitorPagePolicy, type CspMode } from './content-security-policy';
 import type { PageRecord } from '../pages/page.service';
-import { NO_PAGES, type SiteService } from './site.service';
+import { NO_PAGES, type VisitorPagesService } from './visitor-pages.service';
 import type { WebAssets } from './web-assets';
 
 /** The visitor API calls of spec §7 that resolve a page; each answers under /api and without it (DESIGN §5.1). */
-export const siteApiRoutes: FastifyPluginAsyncZod<{ site: SiteService }> = async (app, { site }) => {
+export const siteApiRoutes: FastifyPluginAsyncZod<{ visitorPages: VisitorPagesService }> = async (
+  app,
+  { visitorPages },
+) => {
   registerRoutes(
     app,
     ROUTES.site,
@@ -25,7 +28,7 @@ export const siteApiRoutes: FastifyPluginAsyncZod<{ site: SiteService }> = async
       resolve: {
         serializerCompiler: writeTrustedJson,
         handler: async (req, reply) => {
-          const json = await site.resolveJson({
+          const json = await visitorPages.resolveJson({
             host: hostOf(req.body.domain),
             type: req.body.type,
             slug: req.body.slug,
@@ -36,10 +39,10 @@ export const siteApiRoutes: FastifyPluginAsyncZod<{ site: SiteService }> = async
           return reply.type('application/json; charset=utf-8').send(json as unknown as SiteResponse);
         },
       },
-      preview: (req) => site.resolvePreview({ host: hostOf(req.body.domain), token: req.body.token }),
+      preview: (req) => visitorPages.resolvePreview({ host: hostOf(req.body.domain), token: req.body.token }),
       landing: async (req): Promise<LandingResponse> => {
         const { userDomain, userSlug, userToken, type } = req.body;
-        const found = await site.resolve({
+        const found = await visitorPages.resolve({
           host: hostOf(userDomain),
           type,
           slug: userSlug,
@@ -58,15 +61,15 @@ export const siteApiRoutes: FastifyPluginAsyncZod<{ site: SiteService }> = async
  * Every other GET is a visitor page, rendered on the server with its data inlined (DESIGN §3).
  */
 export const visitorPageRoutes: FastifyPluginAsyncZod<{
-  site: SiteService;
+  visitorPages: VisitorPagesService;
   baseDomains: readonly string[];
   assets: WebAssets;
   cspMode: CspMode;
   /** The operator's contact address, for legal pages no account's address applies to. */
   providerEmail: string | null;
-}> = async (app, { site, baseDomains, assets, cspMode, providerEmail }) => {
+}> = async (app, { visitorPages, baseDomains, assets, cspMode, providerEmail }) => {
   const cspHeader = cspHeaderName(cspMode);
-  // A funnel's policy is written once per read of its pages (the site service keeps that read).
+  // A funnel's policy is written once per read of its pages (the visitor pages service keeps that read).
   const policies = new WeakMap<readonly PageRecord[], string>();
   const policyOf = (pages: readonly PageRecord[]) => {
     let policy = policies.get(pages);
@@ -84,13 +87,18 @@ export const visitorPageRoutes: FastifyPluginAsyncZod<{
     const host = req.hostname.toLowerCase();
     const previewToken = context.queryParams?.previewToken;
     const view = previewToken
-      ? await site.previewView({
+      ? await visitorPages.previewView({
           host,
           token: previewToken,
           slug: context.type === 'BASE' ? context.userSlug : null,
         })
       : context.userToken
-        ? await site.pageView({ host, type: context.type, slug: context.userSlug, token: context.userToken })
+        ? await visitorPages.pageView({
+            host,
+            type: context.type,
+            slug: context.userSlug,
+            token: context.userToken,
+          })
         : null;
     const page = renderVisitorPage({
       context,
