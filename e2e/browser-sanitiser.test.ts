@@ -24,7 +24,7 @@ import { installXssProbe, xssHits } from './xss-probe';
 
 /**
  * The browser's sanitiser (apps/web/src/api/browser-sanitiser.ts, DOMPurify configured from the one
- * policy of spec §5) in real Chromium: built on its own with Vite and loaded into a blank local page
+ * policy of visitor-behaviour §5) in real Chromium: built on its own with Vite and loaded into a blank local page
  * that records any script that runs; then in a real visitor page, on a page the browser fetches after
  * the first. Nothing may leave 127.0.0.1.
  */
@@ -210,7 +210,7 @@ function nodeViolations(node: NodeInfo): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The cases of spec §5, one per rule and value form.
+// The cases of visitor-behaviour §5, one per rule and value form.
 // ---------------------------------------------------------------------------------------------------------
 
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const;
@@ -383,7 +383,7 @@ interface Finding {
   problems: string[];
 }
 
-describe('the browser sanitiser in Chromium (DESIGN §5.8)', () => {
+describe('the browser sanitiser in Chromium (architecture §5.8)', () => {
   let outDir = '';
   let bundle = '';
   let http: Server;
@@ -611,7 +611,7 @@ describe('the browser sanitiser in Chromium (DESIGN §5.8)', () => {
   corpusTests('H5SC vectors', loaded.h5scVectors);
   corpusTests('H5SC items', loaded.h5scItems);
 
-  describe('spec §5, rule by rule', () => {
+  describe('visitor-behaviour §5, rule by rule', () => {
     it.each(KEPT)('keeps %s', async (_rule, html) => {
       current = `kept: ${html}`;
       expect(await sanitise(html)).toBe(html);

@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../apps/server/test/server';
 import { launchChromium } from './chromium';
 
 /**
- * The conversion flow of spec §4.3 to §4.7 in Chromium, with the self-hosted demo video (12 s):
+ * The conversion flow of visitor-behaviour §4.3 to §4.7 in Chromium, with the self-hosted demo video (12 s):
  * every assertion reads the rows the server stored, not a mock.
  */
 describe('video, button and tracking sessions in Chromium', () => {
@@ -126,7 +126,7 @@ describe('video, button and tracking sessions in Chromium', () => {
     )
       .sort((a, b) => a.startViewTime - b.startViewTime)
       .map((r) => JSON.parse(r.details) as { state: string; videoProgressUpdate?: { percent: number } });
-  /** The demo's first two pages' headlines without their markup (spec §2.4: the tab's title). */
+  /** The demo's first two pages' headlines without their markup (visitor-behaviour §2.4: the tab's title). */
   const PAGE_1_TITLE = 'Clase 1: el método que cambia tus ventas';
   const PAGE_2_TITLE = 'Clase 2: los tres errores que frenan tu embudo';
   const buttonVisible = (page: Page) =>
@@ -331,7 +331,7 @@ describe('video, button and tracking sessions in Chromium', () => {
     expect(popup.url()).toBe(offer);
     await popup.close();
     await page.close();
-    // A completed OFFERT page starts no session (spec §4.3).
+    // A completed OFFERT page starts no session (visitor-behaviour §4.3).
     const again = await open(lead.url);
     await expect.poll(() => buttonVisible(again), { timeout: 5000 }).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -455,7 +455,7 @@ describe('video, button and tracking sessions in Chromium', () => {
     expect(await counts()).toEqual(before);
   });
 
-  it('counts a NEW then a RETURNING visit, and stores the device details of spec §3', async () => {
+  it('counts a NEW then a RETURNING visit, and stores the device details of visitor-behaviour §3', async () => {
     const lead = await newLead();
     // One browser profile: the visit counter lives in its storage.
     const context = await browser.newContext();

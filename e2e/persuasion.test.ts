@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../apps/server/test/server';
 import { launchChromium } from './chromium';
 
 /**
- * The timed persuasion elements of spec §2.4, §2.5, §4.8 and §9 in Chromium, on Playwright's fake
+ * The timed persuasion elements of visitor-behaviour §2.4, §2.5, §4.8 and §9 in Chromium, on Playwright's fake
  * clock. The clock is paused before the page loads, so the server's HTML hydrates and every
  * component mounts at one known clock reading, "0 ms" below. The test then moves the clock in steps
  * (20 ms near an expected moment, 500 ms elsewhere), letting the page answer its requests and render
@@ -323,7 +323,7 @@ function unitsFor(ms: number): string[] {
   ].map((n) => String(n).padStart(2, '0'));
 }
 
-describe('timed persuasion elements in Chromium (spec §2.4, §2.5, §4.8, §9)', () => {
+describe('timed persuasion elements in Chromium (visitor-behaviour §2.4, §2.5, §4.8, §9)', () => {
   let server: TestServer;
   let browser: Browser;
   let apiKey: string;

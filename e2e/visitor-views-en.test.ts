@@ -5,15 +5,15 @@ import { api, startTestServer, type TestServer } from '../apps/server/test/serve
 import { launchChromium } from './chromium';
 
 /**
- * Every branch of spec §2.2, shown in English wherever an English configuration can reach it, in
+ * Every branch of visitor-behaviour §2.2, shown in English wherever an English configuration can reach it, in
  * Debian's Chromium against the real server and database. The test builds its own accounts, funnels,
  * pages, leads and custom domains through the services and the owner API, so it never touches the
  * demo data the other end-to-end files use.
  *
- * The texts asserted are those of spec §2.5 and of the English catalogue (apps/web/src/i18n/catalog.ts).
+ * The texts asserted are those of visitor-behaviour §2.5 and of the English catalogue (apps/web/src/i18n/catalog.ts).
  *
  * Which language a view is in: `<html lang>` and the texts come from the page configuration's
- * `language` (spec §2.2, "default es"). Only a resolved funnel carries one. Whenever the server
+ * `language` (visitor-behaviour §2.2, "default es"). Only a resolved funnel carries one. Whenever the server
  * resolves no funnel (no token in the address, an unknown token, an account that cannot show pages),
  * the view speaks the visitor's language, from the browser's Accept-Language (es when it names none
  * Embudo speaks), whatever the account's funnels are written in. The browsers here speak English
@@ -24,7 +24,7 @@ import { launchChromium } from './chromium';
 const CUSTOM_HOST = 'promo-en.test';
 const RESERVED_HOST = 'example.com';
 
-/** The English catalogue's texts (apps/web/src/i18n/catalog.ts), as spec §2.5 gives them. */
+/** The English catalogue's texts (apps/web/src/i18n/catalog.ts), as visitor-behaviour §2.5 gives them. */
 const EN = {
   loading: 'Loading…',
   notFoundTitle: 'Page not found! 404',
@@ -82,7 +82,7 @@ interface Lead {
   customUrl: string;
 }
 
-describe('visitor views in English in Chromium (spec §2.2)', () => {
+describe('visitor views in English in Chromium (visitor-behaviour §2.2)', () => {
   let server: TestServer;
   let browser: Browser;
   /** http://{host}:{port}: the test server, under each name the browser can reach it by. */
@@ -170,7 +170,7 @@ describe('visitor views in English in Chromium (spec §2.2)', () => {
     });
     enKey = created.apiKey;
     await owner(enKey, 'POST', '/domains', { host: CUSTOM_HOST }, 201);
-    // The owner API accepts a reserved test domain; the visitor app never serves pages on it (§2.2 step 3).
+    // The owner API accepts a reserved test domain; the visitor app never serves pages on it (visitor-behaviour §2.2 step 3).
     await owner(enKey, 'POST', '/domains', { host: RESERVED_HOST }, 201);
     const poster = `${server.url}/assets/demo/poster.jpg`;
     chatUrl = `${server.url}/api/health?chat=en`;
@@ -187,7 +187,7 @@ describe('visitor views in English in Chromium (spec §2.2)', () => {
       { buttonAction: 'NEXT-PAGE', headline: 'Lesson 2: the <em>three mistakes</em>' },
     ]);
     leads.alice = await createLead(enKey, vsl.id, { name: 'Alice Smith' });
-    // A phone number saved as the name: the default greeting (spec §2.4), in English 'Hey'.
+    // A phone number saved as the name: the default greeting (visitor-behaviour §2.4), in English 'Hey'.
     leads.phone = await createLead(enKey, vsl.id, { name: '+1 555 0100' });
     const firstPage = vsl.pageIds[0] ?? expect.unreachable('the English VSL has a first page');
     enPreviewToken = (await owner<PreviewCreated>(enKey, 'POST', `/pages/${firstPage}/preview`, {}, 201))
@@ -313,10 +313,10 @@ describe('visitor views in English in Chromium (spec §2.2)', () => {
     expect(await page.locator('.headline').count()).toBe(0);
   }
 
-  // §2.2 step 1 ------------------------------------------------------------------------------------
+  // visitor-behaviour §2.2 step 1 ------------------------------------------------------------------------------------
 
   // The spinner "while the page configuration loads" cannot be observed in this product today: the
-  // server resolves the configuration and inlines it in the first HTML (DESIGN §3), and the browser
+  // server resolves the configuration and inlines it in the first HTML (architecture §3), and the browser
   // starts from that data and fetches none (decision 0009: client-side transitions, preview navigation
   // included, are full page loads for now). The spinner "while redirecting to the chat" can: the
   // browser is held on its way to the chat, and the landing reports what it shows meanwhile.
@@ -425,7 +425,7 @@ describe('visitor views in English in Chromium (spec §2.2)', () => {
     expect(await page.getByRole('status').count()).toBe(0);
   });
 
-  // §2.2 step 2 ------------------------------------------------------------------------------------
+  // visitor-behaviour §2.2 step 2 ------------------------------------------------------------------------------------
 
   it.each([
     ['terms', EN.terms, 'Terms and Conditions', 10, '1. About this site'],
@@ -480,10 +480,10 @@ describe('visitor views in English in Chromium (spec §2.2)', () => {
     expect(await page.locator('.legal-page').count()).toBe(0);
   });
 
-  // §2.2 step 3 ------------------------------------------------------------------------------------
+  // visitor-behaviour §2.2 step 3 ------------------------------------------------------------------------------------
 
   // The empty domain cannot be reached from a browser: every address it can open has a host, and
-  // userDomain is protocol plus host (spec §2.1). The two restricted cases can, in English, when the
+  // userDomain is protocol plus host (visitor-behaviour §2.1). The two restricted cases can, in English, when the
   // address still resolves an English funnel: a preview link on a base domain without a slug, and a
   // lead link on a reserved test domain the owner connected.
   it('shows the English not-found view on a base domain without a slug, for an English preview', async () => {
@@ -527,11 +527,11 @@ describe('visitor views in English in Chromium (spec §2.2)', () => {
     },
   );
 
-  // §2.2 step 4 ------------------------------------------------------------------------------------
+  // visitor-behaviour §2.2 step 4 ------------------------------------------------------------------------------------
 
   // A load error in English cannot be reached. The browser never loads the configuration itself
   // (see step 1), so there is no client-side request to fail; the load errors that exist are the
-  // account's (INACTIVE_SUBSCRIPTION, CANT_GET_USER, spec §4.1), whose answer carries no page data and
+  // account's (INACTIVE_SUBSCRIPTION, CANT_GET_USER, visitor-behaviour §4.1), whose answer carries no page data and
   // so no funnel language: the not-found view is in the visitor's own language (English here).
   it("shows the not-found view, in the visitor's language, when an English owner's subscription lapses", async () => {
     const before = await open(leads.inactive.url);
@@ -555,7 +555,7 @@ describe('visitor views in English in Chromium (spec §2.2)', () => {
     }
   });
 
-  // §2.2 step 5 ------------------------------------------------------------------------------------
+  // visitor-behaviour §2.2 step 5 ------------------------------------------------------------------------------------
 
   it("shows the expired view with the owner's texts and background image, in an English page", async () => {
     const poster = `${server.url}/assets/demo/poster.jpg`;
@@ -599,7 +599,7 @@ describe('visitor views in English in Chromium (spec §2.2)', () => {
     expect(await page.locator('main.expired').count()).toBe(0);
   });
 
-  // §2.2 step 6 ------------------------------------------------------------------------------------
+  // visitor-behaviour §2.2 step 6 ------------------------------------------------------------------------------------
 
   // The server answers an unknown token (or an unknown slug or host, an expired preview, a funnel
   // without pages) with no page data, so no funnel language, even on an address that names an English
@@ -631,11 +631,11 @@ describe('visitor views in English in Chromium (spec §2.2)', () => {
     await hydrated(page);
     await expectNotFound(page, EN);
     expect(await page.locator('#root').innerText()).not.toContain('looks fake');
-    // Not asserted: with open=wpp the browser still goes to the chat, since spec §2.2 puts the chat
+    // Not asserted: with open=wpp the browser still goes to the chat, since visitor-behaviour §2.2 puts the chat
     // redirect (step 1 and the closing paragraph) before the isLpiOn check of step 6.
   });
 
-  // §2.2 step 7 ------------------------------------------------------------------------------------
+  // visitor-behaviour §2.2 step 7 ------------------------------------------------------------------------------------
 
   it('shows the main page in English: lang, title without markup, greeting, background, footer', async () => {
     const { page, status } = await open(leads.alice.url);
@@ -676,12 +676,12 @@ describe('visitor views in English in Chromium (spec §2.2)', () => {
     const { page } = await open(leads.greeted.url);
     expect(await lang(page)).toBe('en');
     expect(await text(page, '.funnel .headline')).toBe('Grace, this class is for you');
-    // Spec §2.4: the page title is the headline with markup removed. The headline reads "Grace, …";
+    // visitor-behaviour §2.4: the page title is the headline with markup removed. The headline reads "Grace, …";
     // a "{name}" placeholder must not show in the browser tab.
     expect(await page.title()).toBe('Grace, this class is for you');
   });
 
-  // §2.2 step 8 ------------------------------------------------------------------------------------
+  // visitor-behaviour §2.2 step 8 ------------------------------------------------------------------------------------
 
   // "Otherwise": the server answers PAGE_FOUNDED with page data, or one of the messages above with
   // none. What falls through is an address with nothing to resolve, such as the root of a custom

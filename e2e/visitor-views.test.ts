@@ -4,7 +4,7 @@ import { seedDemo, type DemoSummary } from '../apps/server/src/modules/demo/demo
 import { startTestServer, type TestServer } from '../apps/server/test/server';
 import { launchChromium } from './chromium';
 
-/** Spec §2.2's entry views, the legal pages, preview navigation and the chat redirect, in Chromium. */
+/** visitor-behaviour §2.2's entry views, the legal pages, preview navigation and the chat redirect, in Chromium. */
 describe('visitor views in Chromium', () => {
   let server: TestServer;
   let browser: Browser;

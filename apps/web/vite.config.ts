@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 /**
- * The visitor app's browser bundle. The server renders the first HTML (DESIGN §3); this bundle only
+ * The visitor app's browser bundle. The server renders the first HTML (architecture §3); this bundle only
  * hydrates it. Hashed file names under /static/ are cached for a year.
  */
 export default defineConfig({

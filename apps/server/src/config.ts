@@ -106,7 +106,7 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
-  /** Hosts whose first path segment is an account slug (spec §2.1). */
+  /** Hosts whose first path segment is an account slug (visitor-behaviour §2.1). */
   baseDomains: string[];
   /** The address links are printed with; default http://localhost:{port}. */
   publicUrl: string;
@@ -118,11 +118,11 @@ export interface Config {
   /** A request whose headers and body have not all arrived by then is cut with 408. */
   requestTimeoutMs: number;
   bodyLimitBytes: number;
-  /** Shared rate-limit counters when several processes serve (DESIGN §2). */
+  /** Shared rate-limit counters when several processes serve (architecture §2). */
   redisUrl: string | null;
   /** Requests per minute per client address on the public visitor API; 0 turns the limit off. */
   rateLimitPerMinute: number;
-  /** Base of the Meta Conversions API; tests point it at a local receiver (DESIGN §5.10). */
+  /** Base of the Meta Conversions API; tests point it at a local receiver (architecture §5.10). */
   pixelApiUrl: string;
   pixelWorker: boolean;
   /** `city`: DB-IP Lite city database, loaded on first lookup; `off`: every lookup is unknown. */

@@ -21,7 +21,7 @@ export function startJobs(
   config: Pick<Config, 'pixelWorker' | 'pixelApiUrl'>,
   log: FastifyBaseLogger,
 ): Jobs {
-  // Conversions waiting in the outbox go to the owners' pixels (DESIGN §5.10).
+  // Conversions waiting in the outbox go to the owners' pixels (architecture §5.10).
   const pixelWorker = config.pixelWorker
     ? services.pixelWorker({
         apiUrl: config.pixelApiUrl,

@@ -134,7 +134,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     fomo,
     geo,
     pixel,
-    /** The pixel outbox's sender (DESIGN §5.10), for a serving process's background jobs. */
+    /** The pixel outbox's sender (architecture §5.10), for a serving process's background jobs. */
     pixelWorker: (options: Omit<PixelWorkerOptions, 'pixels' | 'funnels'>) =>
       createPixelWorker({ ...options, pixels: repos.pixels, funnels: repos.funnels }),
   };

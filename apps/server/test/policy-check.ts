@@ -1,7 +1,7 @@
 import { ALLOWED_STYLES, ALLOWED_URL_SCHEMES } from '@embudo/contracts';
 
 /**
- * Checks of spec §5's policy on HTML that was already sanitised, shared by the sanitiser's tests and
+ * Checks of visitor-behaviour §5's policy on HTML that was already sanitised, shared by the sanitiser's tests and
  * the end-to-end XSS test, so both hold output to the same rules.
  */
 

@@ -14,10 +14,10 @@ import { api, startTestServer, type TestServer } from './server';
 
 /**
  * Helpers shared by the visitor API tests: a real server with the demo seeded, fresh leads made
- * through the owner API, and the calls a visitor's page makes (spec §7).
+ * through the owner API, and the calls a visitor's page makes (visitor-behaviour §7).
  */
 
-/** Spec §7 writes some calls with /api and some without; both readings answer (DESIGN §5.1). */
+/** visitor-behaviour §7 writes some calls with /api and some without; both readings answer (architecture §5.1). */
 export const PREFIXES = ['/api', ''] as const;
 export type Prefix = (typeof PREFIXES)[number];
 
@@ -26,7 +26,7 @@ export const NO_RATE_LIMIT: Record<string, string> = { RATE_LIMIT_PER_MINUTE: '0
 
 export type Answer = Awaited<ReturnType<typeof api>>;
 
-/** An error of a visitor route: ApiError plus the spec's envelope (spec §3, §5). */
+/** An error of a visitor route: ApiError plus the spec's envelope (visitor-behaviour §3, §5). */
 export const VisitorError = ApiError.extend({
   codeResponse: z.number().int(),
   result: z.literal(false),
@@ -153,7 +153,7 @@ export async function newLead(
   return { id: created.lead.id, token: created.token };
 }
 
-/** The site request payload of spec §3 for a lead of the demo account on the server's base domain. */
+/** The site request payload of visitor-behaviour §3 for a lead of the demo account on the server's base domain. */
 export function siteRequest(
   h: VisitorHandle,
   token: string,
@@ -182,7 +182,7 @@ export async function openSite(
   return read(SiteResponse, answer);
 }
 
-/** Device details as a browser sends them (spec §3 "tracking session payload"). */
+/** Device details as a browser sends them (visitor-behaviour §3 "tracking session payload"). */
 export function sessionDetails(overrides: SessionDetails = {}): SessionDetails {
   return {
     userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Test',

@@ -39,7 +39,7 @@ const escapeHtml = (text: string): string =>
   );
 
 /**
- * The whole first HTML of a visitor page (DESIGN §3): the rendered tree, `lang`, `<title>`, and the
+ * The whole first HTML of a visitor page (architecture §3): the rendered tree, `lang`, `<title>`, and the
  * page data inlined for hydration, so the headline paints before any JavaScript runs.
  */
 export function renderVisitorPage({

@@ -55,7 +55,7 @@ export interface CallOptions {
 }
 
 /**
- * The generic call of spec §7 and §9: JSON headers; the answer parsed as JSON when its content type
+ * The generic call of visitor-behaviour §7 and §9: JSON headers; the answer parsed as JSON when its content type
  * says so, otherwise as text; past the timeout (the body's read included) 'Request timeout'; a
  * non-OK answer throws 'HTTP {status}: {body}'.
  */

@@ -1,4 +1,4 @@
-/** Business constants and timings of spec §9, in milliseconds unless named otherwise. */
+/** Business constants and timings of visitor-behaviour §9, in milliseconds unless named otherwise. */
 export const TIMING = {
   locationCacheTtl: 24 * 60 * 60 * 1000,
   locationLookupTimeout: 3000,
@@ -32,7 +32,7 @@ export const USER_AGENT_MAX = 500;
 export const DEFAULT_FAKE_USER_RANGE: readonly [number, number] = [20, 100];
 
 /**
- * The site messages that mean the owner's account cannot show pages (spec §4.1): the visitor sees
+ * The site messages that mean the owner's account cannot show pages (visitor-behaviour §4.1): the visitor sees
  * 'Error al mostrar la página', not the page.
  */
 export const ACCOUNT_ERROR_MESSAGES = ['INACTIVE_SUBSCRIPTION', 'CANT_GET_USER'] as const;
@@ -41,7 +41,7 @@ export function isAccountError(message: string | undefined): boolean {
   return (ACCOUNT_ERROR_MESSAGES as readonly (string | undefined)[]).includes(message);
 }
 
-/** Visitor pages speak Spanish unless the funnel says otherwise (spec §1). */
+/** Visitor pages speak Spanish unless the funnel says otherwise (visitor-behaviour §1). */
 export const DEFAULT_LANGUAGE = 'es';
 export const LANGUAGES = ['es', 'pt', 'en'] as const;
 

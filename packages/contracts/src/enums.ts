@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { LANGUAGES } from './constants';
 
-/** Languages a visitor page can be shown in; `es` is the default (spec §1). */
+/** Languages a visitor page can be shown in; `es` is the default (visitor-behaviour §1). */
 export const Language = z.enum(LANGUAGES);
 export type Language = z.infer<typeof Language>;
 
-/** What the call-to-action button does (spec §3). */
+/** What the call-to-action button does (visitor-behaviour §3). */
 export const ButtonAction = z.enum(['LPI-REDIRECT-WPP', 'NEXT-PAGE', 'NEXT-PREVIEW-PAGE', 'OFFERT']);
 export type ButtonAction = z.infer<typeof ButtonAction>;
 
@@ -13,15 +13,15 @@ export type ButtonAction = z.infer<typeof ButtonAction>;
 export const HostingVideo = z.enum(['SELF_HOSTED', 'VIMEO', 'VTURB', 'PANDA', 'EMBED']);
 export type HostingVideo = z.infer<typeof HostingVideo>;
 
-/** Funnel types: the video sales letter and the WhatsApp landing page ("and others" in spec §3). */
+/** Funnel types: the video sales letter and the WhatsApp landing page ("and others" in visitor-behaviour §3). */
 export const TypeFunnel = z.enum(['VSL', 'LPI']);
 export type TypeFunnel = z.infer<typeof TypeFunnel>;
 
-/** Page layout: the main funnel page (spec §2.4) or the simple landing variant (spec §2.3). */
+/** Page layout: the main funnel page (visitor-behaviour §2.4) or the simple landing variant (visitor-behaviour §2.3). */
 export const PageLayout = z.enum(['vsl', 'landing']);
 export type PageLayout = z.infer<typeof PageLayout>;
 
-/** Messages of page resolution (DESIGN §5.2). */
+/** Messages of page resolution (architecture §5.2). */
 export const SiteMessage = z.enum([
   'PAGE_FOUNDED',
   'DONT_EXIST_TOKEN_OR_URL',
@@ -33,7 +33,7 @@ export type SiteMessage = z.infer<typeof SiteMessage>;
 export const SubscriptionStatus = z.enum(['active', 'inactive']);
 export type SubscriptionStatus = z.infer<typeof SubscriptionStatus>;
 
-/** Tracking session start and end reasons (spec §4.3). */
+/** Tracking session start and end reasons (visitor-behaviour §4.3). */
 export const StartReason = z.enum(['INITIAL_LOAD', 'AFTER_INACTIVITY']);
 export type StartReason = z.infer<typeof StartReason>;
 export const EndReason = z.enum([

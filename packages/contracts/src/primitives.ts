@@ -7,7 +7,7 @@ export const IdParams = z.strictObject({ id: Id });
 /** For routes that take no query parameters: an unknown one is an error, not silently ignored. */
 export const NoQuery = z.strictObject({});
 
-/** A colour as the sanitiser policy accepts it (spec §5): 6-digit hex, rgb() or rgba(). */
+/** A colour as the sanitiser policy accepts it (visitor-behaviour §5): 6-digit hex, rgb() or rgba(). */
 export const COLOR_PATTERN =
   /^(#[0-9a-fA-F]{6}|rgb\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*\)|rgba\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*(0|1|0?\.\d+|1\.0+)\s*\))$/;
 export const Color = z
@@ -24,7 +24,7 @@ export const Name = z.string().trim().min(1).max(120);
  */
 export const RICH_TEXT_MAX = 100_000;
 
-/** HTML an owner writes; sanitised on save with the policy of spec §5. */
+/** HTML an owner writes; sanitised on save with the policy of visitor-behaviour §5. */
 export const RichText = z
   .string()
   .max(RICH_TEXT_MAX)
@@ -45,7 +45,7 @@ export const HttpUrl = z
   );
 
 /**
- * The address a button sends the visitor to. A link without a scheme is given https:// (spec §5);
+ * The address a button sends the visitor to. A link without a scheme is given https:// (visitor-behaviour §5);
  * script, data, protocol-relative and credential-carrying links are refused.
  */
 export const ButtonLink = z

@@ -1,5 +1,5 @@
 /**
- * The one rich-text policy of spec §5, written as data (DESIGN §5.8). The server applies it when an
+ * The one rich-text policy of visitor-behaviour §5, written as data (architecture §5.8). The server applies it when an
  * owner saves rich text; the browser applies it again before display. Engines read this object; no
  * engine keeps a list of its own.
  */

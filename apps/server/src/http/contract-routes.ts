@@ -51,7 +51,7 @@ export interface RegisterOptions {
 
 /**
  * Registers a group of the route table (ROUTES.funnels, ROUTES.tracking…) with one handler per route.
- * A visitor route answers under both path readings, with and without /api (DESIGN §5.1); the one
+ * A visitor route answers under both path readings, with and without /api (architecture §5.1); the one
  * without stays out of the OpenAPI document. All routes' documented readings come first, as the
  * document lists them.
  */

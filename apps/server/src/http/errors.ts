@@ -82,7 +82,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       request.log.error({ err: error }, 'unhandled error');
       body = { statusCode: 500, code: ErrorCode.internal, message: 'internal error' };
     }
-    // Visitor calls also carry the spec's envelope, so the page reads one shape (spec §3, §5).
+    // Visitor calls also carry the spec's envelope, so the page reads one shape (visitor-behaviour §3, §5).
     const envelope = request.routeOptions.config.visitorEnvelope
       ? { codeResponse: body.statusCode, result: false }
       : {};

@@ -244,7 +244,7 @@ function owner(method: Method, path: string, spec: OwnerSpec): RouteCase {
 
 type TwinSpec = Omit<RouteCase, 'method' | 'path' | 'kind'>;
 
-/** A visitor call answered under /api and without it (DESIGN §5.1): one row each. */
+/** A visitor call answered under /api and without it (architecture §5.1): one row each. */
 function twins(method: Method, path: string, kind: Kind, spec: (path: string) => TwinSpec): RouteCase[] {
   return VISITOR_PREFIXES.map((prefix) => ({
     method,
@@ -273,7 +273,7 @@ function open(
   };
 }
 
-/** A lead's page by the account's slug on a base domain, or by the account's own domain (spec §2.1). */
+/** A lead's page by the account's slug on a base domain, or by the account's own domain (visitor-behaviour §2.1). */
 const SITE_AIMS = (
   path: string,
   body: (w: World, secret: string | undefined, custom: boolean) => Record<string, unknown>,
@@ -388,7 +388,7 @@ const ROUTES: RouteCase[] = [
   owner('POST', '/domains', { body: () => ({ host: `caller-${++edits}.example.com` }), status: 201 }),
   owner('DELETE', '/domains/:id', { target: (_w, t) => made(t.spare), needs: 'spareDomain', status: 204 }),
 
-  // Page resolution (spec §7 Site, Landing data, Preview).
+  // Page resolution (visitor-behaviour §7 Site, Landing data, Preview).
   ...twins('POST', '/funnel/site', 'visitor', (path) => ({
     takes: 'a lead token in the body, with the account’s slug or on its domain',
     succeeded: envelopeOk,
@@ -415,7 +415,7 @@ const ROUTES: RouteCase[] = [
     })),
   })),
   ...twins('POST', '/funnel/site/preview', 'visitor', (path) => ({
-    takes: 'a preview token in the body (spec §3 preview request)',
+    takes: 'a preview token in the body (visitor-behaviour §3 preview request)',
     succeeded: envelopeOk,
     shows: () => A_HEADLINE,
     writes: false,
@@ -444,7 +444,7 @@ const ROUTES: RouteCase[] = [
     ],
   })),
 
-  // Progress and conversions (spec §7 Video viewed, Offer button event, Prelaunch conversion, Lead IP).
+  // Progress and conversions (visitor-behaviour §7 Video viewed, Offer button event, Prelaunch conversion, Lead IP).
   ...leadCall('PUT', '/funnel/site/complete'),
   // Taken only where the lead's page is an offer, and in a funnel in pre-launch (issue 16, item 7): A's
   // funnel is both, B's neither, so B's own lead is refused there too.
@@ -468,7 +468,7 @@ const ROUTES: RouteCase[] = [
     ],
   })),
 
-  // Tracking (spec §7 page sessions, actions, video).
+  // Tracking (visitor-behaviour §7 page sessions, actions, video).
   ...leadCall('POST', '/funnel/track/page', () => ({ details: sessionDetails(), start: Date.now() })),
   ...sessionCall('PUT', '/funnel/track/page/:sessionId', () => ({
     endReason: 'PAGE_CLOSE',
@@ -490,7 +490,8 @@ const ROUTES: RouteCase[] = [
 
   // Visitor calls that take no credential.
   ...twins('POST', '/funnel/fomo', 'public', (path) => ({
-    takes: 'nothing: the funnel’s id (spec §7 FOMO); it shows the popups A turned on, with first names only',
+    takes:
+      'nothing: the funnel’s id (visitor-behaviour §7 FOMO); it shows the popups A turned on, with first names only',
     succeeded: always,
     shows: () => A_FOMO_NAME,
     aims: [
@@ -507,7 +508,7 @@ const ROUTES: RouteCase[] = [
   })),
   ...twins('POST', '/funnel/track/pixel', 'visitor', (path) => ({
     takes:
-      'a lead token in the body, of the funnel the body names (spec §7 Pixel; issue 16, item 2): B’s lead ' +
+      'a lead token in the body, of the funnel the body names (visitor-behaviour §7 Pixel; issue 16, item 2): B’s lead ' +
       'token with A’s funnel is an unknown token',
     succeeded: (answer) => field(answer, 'success') === true,
     writes: true,
@@ -541,7 +542,7 @@ const ROUTES: RouteCase[] = [
     },
   })),
 
-  // The visitor page (spec §2): a lead token in the address, or ?previewToken=.
+  // The visitor page (visitor-behaviour §2): a lead token in the address, or ?previewToken=.
   {
     method: 'GET',
     path: '/*',

@@ -61,7 +61,7 @@ interface RouteSpec {
   method: Method;
   /** As the OpenAPI document writes it; visitor pages are '/{slug}/{token}'. */
   path: string;
-  /** The same route answers without the /api prefix (DESIGN §5.1). */
+  /** The same route answers without the /api prefix (architecture §5.1). */
   twin: boolean;
   /** Errors carry the visitor envelope, whose codeResponse must be the HTTP status. */
   envelope: boolean;

@@ -4,7 +4,7 @@ import { api } from '../../test/server';
 import { expectVisitorError, useVisitorServer, type Answer, type VisitorHandle } from '../../test/visitor';
 
 /**
- * The per-address limit on the public visitor API (DESIGN §2), against a real server with
+ * The per-address limit on the public visitor API (architecture §2), against a real server with
  * RATE_LIMIT_PER_MINUTE=5: the 6th visitor call within a minute is refused with a 429 in the
  * visitor envelope; owner routes and the health check are not counted.
  */
@@ -19,7 +19,7 @@ interface VisitorCall {
   body?: (h: VisitorHandle) => unknown;
 }
 
-/** Every visitor call of spec §7 the server answers, under /api; each also answers without it. */
+/** Every visitor call of visitor-behaviour §7 the server answers, under /api; each also answers without it. */
 const CALLS: VisitorCall[] = [
   {
     method: 'POST',

@@ -5,7 +5,7 @@ import { api, startTestServer, type TestServer } from '../../test/server';
 const REDIS_URL = process.env.TEST_REDIS_URL;
 
 /**
- * Several processes share one limit through Redis (DESIGN §2). Runs where TEST_REDIS_URL is set
+ * Several processes share one limit through Redis (architecture §2). Runs where TEST_REDIS_URL is set
  * (.ci/run sets it to the local Redis).
  */
 describe.runIf(REDIS_URL)('rate limits shared through Redis', () => {

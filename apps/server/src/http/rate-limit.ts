@@ -21,7 +21,7 @@ export interface RateLimitRule {
 }
 
 /**
- * A request limit on a scope (DESIGN §2): per client address on the public visitor API (generous:
+ * A request limit on a scope (architecture §2): per client address on the public visitor API (generous:
  * one carrier-grade NAT address can carry many real visitors), per API key on the owner API. Counters
  * live in this process, or in Redis when REDIS_URL is set, so that several processes share them.
  */

@@ -4,7 +4,7 @@ const SECRET_QUERY_PARAMS = new Set(['previewToken', 'token', 'apiKey', 'key']);
 
 /**
  * A request address fit for a log line: path segments shaped like tokens and token-carrying query
- * parameters are replaced, since a lead link is a credential (DESIGN §5.5).
+ * parameters are replaced, since a lead link is a credential (architecture §5.5).
  */
 export function redactUrl(url: string): string {
   const queryAt = url.indexOf('?');

@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Errors of this route also carry the visitor envelope's codeResponse and result (spec §3). */
+    /** Errors of this route also carry the visitor envelope's codeResponse and result (visitor-behaviour §3). */
     visitorEnvelope?: boolean;
   }
 }
 
 /**
- * The spec writes some visitor calls with an /api prefix and some without; both answer (DESIGN §5.1).
+ * The spec writes some visitor calls with an /api prefix and some without; both answer (architecture §5.1).
  * The registration of the route table (contract-routes.ts, by `readingsOf`) answers each visitor
  * route under both; tests name both readings with this.
  */

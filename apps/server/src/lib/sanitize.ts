@@ -78,7 +78,7 @@ const options: sanitizeHtml.IOptions = {
   parseStyleAttributes: true,
 };
 
-/** Sanitises owner rich text with the one policy of spec §5 (DESIGN §5.8). */
+/** Sanitises owner rich text with the one policy of visitor-behaviour §5 (architecture §5.8). */
 export function sanitizeRichText(html: string): string {
   return sanitizeHtml(html, options);
 }

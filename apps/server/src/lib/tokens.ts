@@ -1,6 +1,6 @@
 import { createHmac, hash, randomBytes } from 'node:crypto';
 
-/** 192 random bits, URL-safe: lead, preview and API tokens (DESIGN §5.5 asks for at least 128). */
+/** 192 random bits, URL-safe: lead, preview and API tokens (architecture §5.5 asks for at least 128). */
 const TOKEN_BYTES = 24;
 
 export const API_KEY_PREFIX = 'emb_';

@@ -10,7 +10,7 @@ import {
 import DOMPurify from 'dompurify';
 
 /**
- * The browser's second pass over rich text (DESIGN §5.8, defence in depth), with DOMPurify
+ * The browser's second pass over rich text (architecture §5.8, defence in depth), with DOMPurify
  * configured from the one policy in contracts. The server already sanitised on save; this pass
  * guards data the browser fetches later. Loaded on demand: the first paint never waits for it.
  */

@@ -35,7 +35,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-describe('the visitor API client (spec §7, §8, §9)', () => {
+describe('the visitor API client (visitor-behaviour §7, §8, §9)', () => {
   it('sends JSON with JSON headers and parses a JSON answer', async () => {
     expect(await request('POST', '/json', { a: 1 }, { baseUrl: base })).toEqual({ ok: true });
     expect(seen.at(-1)).toEqual({ method: 'POST', contentType: 'application/json', body: '{"a":1}' });

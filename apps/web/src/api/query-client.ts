@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 
 /**
- * Data fetching defaults of spec §9: 3 retries with exponential back-off from 1 s up to 30 s, cache
+ * Data fetching defaults of visitor-behaviour §9: 3 retries with exponential back-off from 1 s up to 30 s, cache
  * kept 5 minutes, no refetch on window focus or reconnect.
  */
 export function createQueryClient(): QueryClient {

@@ -3,8 +3,8 @@ import { RICH_TEXT_FIELDS, isAccountError } from '@embudo/contracts/runtime';
 import { callRoute, VISITOR_ROUTE_PATHS } from './http-client';
 
 /**
- * The page configuration for a site context: the lead's page, or a preview's (spec §7 "Site" and
- * "Preview"). An account error becomes the error 'Error al mostrar la página' (spec §4.1, §8).
+ * The page configuration for a site context: the lead's page, or a preview's (visitor-behaviour §7 "Site" and
+ * "Preview"). An account error becomes the error 'Error al mostrar la página' (visitor-behaviour §4.1, §8).
  */
 export async function fetchSite(context: SiteContext): Promise<SiteResponse> {
   const previewToken = context.queryParams?.previewToken;
@@ -27,7 +27,7 @@ export async function fetchSite(context: SiteContext): Promise<SiteResponse> {
 }
 
 /**
- * Rich text fetched by the browser passes the browser's sanitiser before display (DESIGN §5.8). The
+ * Rich text fetched by the browser passes the browser's sanitiser before display (architecture §5.8). The
  * first page arrives rendered and sanitised by the server; only later fetches load this code.
  */
 async function sanitisePageData(data: FunnelPageData): Promise<FunnelPageData> {

@@ -4,7 +4,7 @@ import { createQueryClient } from './query-client';
 import { fetchSite, siteQueryKey } from './site-api';
 
 /**
- * The browser's page-data fetches, through TanStack Query with the defaults of spec §9 (3 retries,
+ * The browser's page-data fetches, through TanStack Query with the defaults of visitor-behaviour §9 (3 retries,
  * back-off from 1 s up to 30 s, cache kept 5 minutes). The first page arrives inlined in the
  * server's HTML, so this chunk, with the query library, loads only when the browser fetches page
  * data: after the visitor acts (a click, a video's end), or for a page the server sent without data.

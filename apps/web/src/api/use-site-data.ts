@@ -16,7 +16,7 @@ export interface SiteData {
 const loadQuery = () => import('./site-query');
 
 /**
- * The page data of spec §2.2 and §4.1 in the browser. The server's data (inlined in the page) is
+ * The page data of visitor-behaviour §2.2 and §4.1 in the browser. The server's data (inlined in the page) is
  * used as it is, without a request. Fetching goes through TanStack Query (`site-query`), loaded on
  * demand: ahead of need at the visitor's first click or key, since only what the visitor does
  * (a click, a video's end) makes the page fetch its data again.

@@ -37,7 +37,7 @@ export interface AppProps {
   providerEmail: string | null;
 }
 
-/** The one entry point (spec §2.2): the view, chosen in the spec's order, in the page's language. */
+/** The one entry point (visitor-behaviour §2.2): the view, chosen in the spec's order, in the page's language. */
 export function App({
   deferredComponents,
   context,
@@ -65,7 +65,7 @@ export function App({
   useDocumentLanguage(language);
   // Once the visitor acts, a page change may follow: its deferred components' code is fetched ahead.
   useEffect(() => onFirstInteraction(deferredComponents.preload), [deferredComponents]);
-  // Where the visitor is, for the session's details: only on a tracked page (not in preview, spec
+  // Where the visitor is, for the session's details: only on a tracked page (not in preview, visitor-behaviour
   // §4.1), so no other view re-renders while it hydrates.
   const location = useVisitorLocation(view.kind === 'page' && data !== null && isTracked(data));
   const sessionLocation = useMemo(
@@ -142,7 +142,7 @@ export function App({
   );
 }
 
-/** Tracking is off in preview and on an OFFERT page the lead completed (spec §4.3, §5). */
+/** Tracking is off in preview and on an OFFERT page the lead completed (visitor-behaviour §4.3, §5). */
 function isTracked(data: FunnelPageData): boolean {
   return data.previewToken === null && !(data.buttonAction === 'OFFERT' && data.isComplete);
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { chooseView, type View, type ViewInput } from './choose-view';
 
 /**
- * chooseView decides the entry view in the order of spec §2.2: loading, legal, not found by the
+ * chooseView decides the entry view in the order of visitor-behaviour §2.2: loading, legal, not found by the
  * address, not found by a load error, expired, invalid link (and a WhatsApp landing page switched
  * off), the page, and not found for anything else. Each step has a case, and where two steps hold at
  * once the earlier one wins.
@@ -58,7 +58,7 @@ function input(overrides: Partial<ViewInput> = {}): ViewInput {
 const view = (overrides: Partial<ViewInput> = {}): View => chooseView(input(overrides));
 const withQuery = (page: string): SiteContext => ({ ...LEAD_LINK, queryParams: { page } });
 
-describe('chooseView, step by step (spec §2.2)', () => {
+describe('chooseView, step by step (visitor-behaviour §2.2)', () => {
   it('0. a lead link whose page was found shows the page (the baseline every case changes one thing of)', () => {
     expect(view()).toEqual({ kind: 'page' });
   });
@@ -151,7 +151,7 @@ describe('chooseView, step by step (spec §2.2)', () => {
   });
 });
 
-describe('chooseView, when two steps hold the earlier one wins (spec §2.2)', () => {
+describe('chooseView, when two steps hold the earlier one wins (visitor-behaviour §2.2)', () => {
   it('1 before 2: loading before a legal page', () => {
     expect(view({ loading: true, context: withQuery('terms') })).toEqual({ kind: 'loading' });
     expect(view({ redirecting: true, context: withQuery('privacy') })).toEqual({ kind: 'loading' });

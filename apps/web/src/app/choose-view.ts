@@ -18,7 +18,7 @@ export interface ViewInput {
   redirecting: boolean;
 }
 
-/** The entry view, decided in exactly the order of spec §2.2. */
+/** The entry view, decided in exactly the order of visitor-behaviour §2.2. */
 export function chooseView({ context, site, loading, error, redirecting }: ViewInput): View {
   // 1. Redirecting to the chat application, or the page configuration is loading.
   if (redirecting || loading) return { kind: 'loading' };

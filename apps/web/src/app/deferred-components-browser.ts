@@ -43,7 +43,7 @@ export const browserDeferredComponents: DeferredComponents = {
 };
 
 /**
- * Whether the page shows any timed element (spec §4.8): the deferred components `FunnelPage` and
+ * Whether the page shows any timed element (visitor-behaviour §4.8): the deferred components `FunnelPage` and
  * `LandingPage` render.
  */
 function showsPersuasion(data: FunnelPageData): boolean {

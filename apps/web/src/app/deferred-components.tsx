@@ -8,7 +8,7 @@ import type { PreviewBar } from '../preview/PreviewBar';
 
 /**
  * The deferred components: the components of the page that few visitors see, or see only seconds
- * after it appears: the legal texts, the owner's preview bar and the timed persuasion elements (spec
+ * after it appears: the legal texts, the owner's preview bar and the timed persuasion elements (visitor-behaviour
  * §4.8). Their code is not in the bundle every visitor downloads before touching the page (decision
  * 12). Each entry chooses how they come: the server renders them directly
  * (`deferred-components-server`); the browser loads their code on demand

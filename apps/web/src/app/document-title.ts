@@ -5,7 +5,7 @@ import { htmlToText } from '../lib/html-text';
 import type { View } from './choose-view';
 
 /**
- * The tab's title for the view on screen (spec §2.4: a page's headline without markup, greeted by
+ * The tab's title for the view on screen (visitor-behaviour §2.4: a page's headline without markup, greeted by
  * name). The server writes it into `<title>` and the browser keeps it in step on every change of
  * view or page, so one function decides both.
  */

@@ -1,6 +1,6 @@
 /**
  * The visitor pages' styles, inlined into the first HTML: nothing to fetch before the headline
- * paints (DESIGN §3). Sizes follow spec §2.4: video up to 1000 px, buttons 350/450/850 px.
+ * paints (architecture §3). Sizes follow visitor-behaviour §2.4: video up to 1000 px, buttons 350/450/850 px.
  */
 export const STYLES = `
 *{box-sizing:border-box}html,body{margin:0}body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#0a0a0a;color:#fafafa;line-height:1.4}

@@ -9,7 +9,7 @@ const THIS_LOAD = `load-${Math.random().toString(36).slice(2)}`;
 const CAME_BACK = 'came-back';
 
 /**
- * Spec §2.2: with buttonAction LPI-REDIRECT-WPP, `open=wpp` in the address and an action url, the
+ * visitor-behaviour §2.2: with buttonAction LPI-REDIRECT-WPP, `open=wpp` in the address and an action url, the
  * browser goes to the chat once. The spinner shows until the browser has left, whatever else renders
  * meanwhile; coming back to the page (history back, a reload) shows the page instead of bouncing again.
  */

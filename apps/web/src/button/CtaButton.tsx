@@ -1,7 +1,7 @@
 import { forwardRef } from 'react';
 
 export interface CtaButtonProps {
-  /** Sanitised rich text (spec §5), with the lead's name filled in. */
+  /** Sanitised rich text (visitor-behaviour §5), with the lead's name filled in. */
   html: string;
   bgColor: string;
   textColor: string;
@@ -11,7 +11,7 @@ export interface CtaButtonProps {
 }
 
 /**
- * The call-to-action button (spec §2.4): its place is kept while hidden, so nothing moves when it
+ * The call-to-action button (visitor-behaviour §2.4): its place is kept while hidden, so nothing moves when it
  * appears; up to 350, 450 or 850 px wide by screen size; it bounces every 3 s once shown.
  */
 export const CtaButton = forwardRef<HTMLButtonElement, CtaButtonProps>(function CtaButton(

@@ -3,7 +3,7 @@ import { buttonThresholdMs, createButtonVisibility, type ButtonTime } from './bu
 
 const at = (seconds: number): ButtonTime => ({ hours: 0, minutes: 0, seconds });
 
-describe('button threshold (spec §4.5)', () => {
+describe('button threshold (visitor-behaviour §4.5)', () => {
   it.each([
     ['the wait itself for a longer video', { hours: 0, minutes: 1, seconds: 30 }, 600, 90_000],
     ['hours and minutes converted', { hours: 1, minutes: 2, seconds: 3 }, 7200, 3_723_000],
@@ -15,7 +15,7 @@ describe('button threshold (spec §4.5)', () => {
   });
 });
 
-describe('button visibility rules (spec §4.5)', () => {
+describe('button visibility rules (visitor-behaviour §4.5)', () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });

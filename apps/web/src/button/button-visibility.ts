@@ -10,7 +10,7 @@ export const waitMs = (time: ButtonTime): number =>
   ((time.hours * 60 + time.minutes) * 60 + time.seconds) * 1000;
 
 /**
- * The playback time at which the button shows (spec §4.5): the configured wait; for a video shorter
+ * The playback time at which the button shows (visitor-behaviour §4.5): the configured wait; for a video shorter
  * than that, its duration minus 30 s (not below 0); without a known duration, the wait itself.
  */
 export function buttonThresholdMs(time: ButtonTime, durationSeconds: number | null): number {
@@ -48,7 +48,7 @@ export interface VisibilityOptions {
 }
 
 /**
- * The rules of spec §4.5 for one page: shown at `buttonTime` of playback (duration minus 30 s for a
+ * The rules of visitor-behaviour §4.5 for one page: shown at `buttonTime` of playback (duration minus 30 s for a
  * shorter video); when the video ends; 500 ms after load on a completed page; when the player
  * goes quiet, 10 s after play plus the wait; and, when the video cannot load at all, once the wait
  * has passed on the wall clock since the page showed, so that a broken video never strands the

@@ -9,7 +9,7 @@ export interface ButtonVisibilityInput {
   noVideo: boolean;
 }
 
-/** The button's visibility for the page on screen (spec §4.5); a new page id hides it again. */
+/** The button's visibility for the page on screen (visitor-behaviour §4.5); a new page id hides it again. */
 export function useButtonVisibility({
   pageId,
   buttonTime,

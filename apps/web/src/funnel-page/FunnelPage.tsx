@@ -19,8 +19,8 @@ const MAX_WAITING_RECORDS = 50;
 import { VideoPlayer } from '../video/VideoPlayer';
 
 /**
- * The main funnel page (spec §2.4): background image, headline block, video, call-to-action button
- * and footer, with the flows of spec §4.3 to §4.7. The timed persuasion elements arrive with their
+ * The main funnel page (visitor-behaviour §2.4): background image, headline block, video, call-to-action button
+ * and footer, with the flows of visitor-behaviour §4.3 to §4.7. The timed persuasion elements arrive with their
  * own feature.
  */
 export function FunnelPage({
@@ -66,7 +66,7 @@ export function FunnelPage({
     if (event.type === 'ended') void onVideoEnded();
   };
 
-  // 'Continuar' after inactivity plays the video again (spec §4.3).
+  // 'Continuar' after inactivity plays the video again (visitor-behaviour §4.3).
   useEffect(() => {
     setOnResume(() => {
       void player.current?.play().catch(() => undefined);
@@ -134,8 +134,8 @@ export function FunnelPage({
 }
 
 /**
- * The page's video records (spec §4.4), sent with the open session; none in preview, none on a
- * completed OFFERT page (spec §5). Hiding or closing the page ends the stretch as INTERRUPTED.
+ * The page's video records (visitor-behaviour §4.4), sent with the open session; none in preview, none on a
+ * completed OFFERT page (visitor-behaviour §5). Hiding or closing the page ends the stretch as INTERRUPTED.
  */
 function useVideoTracker(data: FunnelPageData, session: ReturnType<typeof useSession>) {
   const tracker = useRef<VideoTracker | null>(null);

@@ -1,5 +1,5 @@
 /**
- * Visitor-visible texts (spec §2, §4.8, §8, §9) in the three page languages.
+ * Visitor-visible texts (visitor-behaviour §2, §4.8, §8, §9) in the three page languages.
  *
  * The Spanish catalogue is the reference: its keys define `MessageKey`, and `pt` and `en` are typed
  * so that a missing or an extra key is a compile error (and `i18n.test.tsx` checks it again at

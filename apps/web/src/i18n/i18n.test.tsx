@@ -81,7 +81,7 @@ describe('spec texts (in the language the spec gives them)', () => {
     expect(CATALOGS[language][key]).toBe(text);
   });
 
-  it('opt-out word is STOP, PARAR in pt (spec §9)', () => {
+  it('opt-out word is STOP, PARAR in pt (visitor-behaviour §9)', () => {
     expect(es['footer.chatNotice']).toContain('STOP');
     expect(en['footer.chatNotice']).toContain('STOP');
     expect(pt['footer.chatNotice']).toContain('PARAR');

@@ -1,4 +1,4 @@
-/** Page languages; `es` is the default (spec §1, §9). Same values as `Language` in @embudo/contracts. */
+/** Page languages; `es` is the default (visitor-behaviour §1, §9). Same values as `Language` in @embudo/contracts. */
 export const LANGUAGES = ['es', 'pt', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'es';
@@ -6,7 +6,7 @@ export const DEFAULT_LANGUAGE: Language = 'es';
 const isLanguage = (value: string): value is Language => (LANGUAGES as readonly string[]).includes(value);
 
 /**
- * The page language from a configured value: trimmed and lower-cased (spec §2.2), a region suffix
+ * The page language from a configured value: trimmed and lower-cased (visitor-behaviour §2.2), a region suffix
  * ignored ('pt-BR' → 'pt'), anything else → es.
  */
 export function resolveLanguage(value: string | null | undefined): Language {

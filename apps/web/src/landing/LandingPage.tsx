@@ -10,10 +10,10 @@ import { fomoEnabled, fomoSite } from '../persuasion/persuasion-rules';
 import { useSession } from '../tracking/SessionProvider';
 
 /**
- * The simple landing variant (spec §2.3): the headline block and the button, and the inactivity
- * question of spec §4.3 as on every tracked page. The WhatsApp variant
+ * The simple landing variant (visitor-behaviour §2.3): the headline block and the button, and the inactivity
+ * question of visitor-behaviour §4.3 as on every tracked page. The WhatsApp variant
  * lays out around the chat button, which sends the pixel event and then opens the chat in the same
- * tab (spec §4.7), and adds the chat notice to the footer's disclaimers.
+ * tab (visitor-behaviour §4.7), and adds the chat notice to the footer's disclaimers.
  */
 export function LandingPage({
   data,

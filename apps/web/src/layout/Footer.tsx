@@ -1,8 +1,8 @@
 import { useT } from '../i18n/I18nProvider';
 
 /**
- * Footer with the legal disclaimers (spec §2.3) and the legal pages, opened in a new tab at the
- * current path with page=terms or page=privacy (spec §2.2).
+ * Footer with the legal disclaimers (visitor-behaviour §2.3) and the legal pages, opened in a new tab at the
+ * current path with page=terms or page=privacy (visitor-behaviour §2.2).
  */
 export function Footer({ path, chat }: { path: string; chat: boolean }) {
   const t = useT();

@@ -3,9 +3,9 @@ import { useT } from '../i18n/I18nProvider';
 import { greetingName, personalise } from '../lib/greeting';
 
 /**
- * Top line, headline and subheadline (spec §2.3, §2.4): each only when its show flag is set, each in
+ * Top line, headline and subheadline (visitor-behaviour §2.3, §2.4): each only when its show flag is set, each in
  * its own colour, with {name} filled. The HTML was sanitised with the one policy when the owner saved
- * it (DESIGN §5.8). The containers are divs: owner HTML may hold paragraphs, lists and headings,
+ * it (architecture §5.8). The containers are divs: owner HTML may hold paragraphs, lists and headings,
  * which a <p> or <h1> would make the HTML parser split, and the page would not hydrate as rendered.
  */
 export function HeadlineBlock({ data }: { data: FunnelPageData }) {

@@ -11,7 +11,7 @@ export interface LegalPageProps {
 }
 
 /**
- * Terms and Conditions or Privacy Policy (spec §2.2, §9), opened in a new tab from the footer link
+ * Terms and Conditions or Privacy Policy (visitor-behaviour §2.2, §9), opened in a new tab from the footer link
  * (`?page=terms` or `?page=privacy`). A pure function of its props, with no state or effects, so the
  * server's HTML and the hydrated tree are the same. The privacy page carries the DB-IP attribution
  * that the location data's licence asks for (decision 0008).

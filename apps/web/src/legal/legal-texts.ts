@@ -1,5 +1,5 @@
 /**
- * Terms and Conditions and Privacy Policy of a funnel site (spec §2.2, §9), written for what Embudo
+ * Terms and Conditions and Privacy Policy of a funnel site (visitor-behaviour §2.2, §9), written for what Embudo
  * does: pages of a business (the "owner") hosted by the Embudo operator (the "provider").
  *
  * Plain text only: no markup, so the page renders them as text and nothing needs sanitising. `{domain}`

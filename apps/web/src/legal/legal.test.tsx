@@ -17,7 +17,7 @@ const strings = (doc: LegalDocument): string[] => [
 ];
 const fullText = (doc: LegalDocument): string => strings(doc).join('\n');
 
-/** What each text must state, in its own language (spec §9). */
+/** What each text must state, in its own language (visitor-behaviour §9). */
 const REQUIRED: Record<LegalLanguage, Record<string, (string | RegExp)[]>> = {
   es: {
     updated: ['mayo de 2025'],
@@ -98,7 +98,7 @@ describe('legalDocument', () => {
     },
   );
 
-  it.each(CASES)('%s (%s) states what spec §9 requires, in its language', (kind, language) => {
+  it.each(CASES)('%s (%s) states what visitor-behaviour §9 requires, in its language', (kind, language) => {
     const text = fullText(legalDocument(kind, language, vars));
     for (const [claim, needles] of Object.entries(REQUIRED[language])) {
       for (const needle of needles) {

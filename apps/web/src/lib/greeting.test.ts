@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { greetingName, personalise } from './greeting';
 
-describe('greeting the lead (spec §2.4)', () => {
+describe('greeting the lead (visitor-behaviour §2.4)', () => {
   it.each([
     ['Ana María López', 'Ana'],
     ['  Bruno ', 'Bruno'],

@@ -7,7 +7,7 @@ const ESCAPES: Record<string, string> = {
 };
 
 /**
- * The name a page greets the lead by (spec §2.4): the first name, or the default greeting ('Oye')
+ * The name a page greets the lead by (visitor-behaviour §2.4): the first name, or the default greeting ('Oye')
  * when there is no usable name, such as a phone number saved as the name.
  */
 export function greetingName(name: string, fallback: string): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isoWithOffset, withPreviewToken, withScheme } from './links';
 
-describe('button links (spec §5)', () => {
+describe('button links (visitor-behaviour §5)', () => {
   it.each([
     ['wa.me/5215512345678', 'https://wa.me/5215512345678'],
     ['checkout.example.com/pay?x=1', 'https://checkout.example.com/pay?x=1'],
@@ -15,7 +15,7 @@ describe('button links (spec §5)', () => {
   });
 });
 
-describe('action timestamps (spec §3: ISO with the timezone offset)', () => {
+describe('action timestamps (visitor-behaviour §3: ISO with the timezone offset)', () => {
   it('writes the local time with its offset, which names the same instant', () => {
     const at = new Date('2026-11-22T23:05:07.089Z');
     const text = isoWithOffset(at);

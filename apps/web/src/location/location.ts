@@ -3,10 +3,10 @@ import { LOCATION_CACHE_KEY, TIMING } from '@embudo/contracts/runtime';
 import { callRoute, request, VISITOR_ROUTE_PATHS, type CallOptions } from '../api/http-client';
 import { readItem, writeItem } from '../lib/browser-storage';
 
-/** The value of every text field nobody could tell (spec §3). */
+/** The value of every text field nobody could tell (visitor-behaviour §3). */
 const UNKNOWN = 'unknown';
 
-/** Where the visitor is, as the location cache and the landing request carry it (spec §3). */
+/** Where the visitor is, as the location cache and the landing request carry it (visitor-behaviour §3). */
 export interface LocationFields {
   country: string;
   countryCode: string;
@@ -18,7 +18,7 @@ export interface LocationFields {
   longitude: number;
 }
 
-/** What else the lookup tells about the visitor's surroundings (spec §3). */
+/** What else the lookup tells about the visitor's surroundings (visitor-behaviour §3). */
 export interface LocationContext {
   timezone: string;
   currency: string;
@@ -27,7 +27,7 @@ export interface LocationContext {
   callingCode: string;
 }
 
-/** The cached IP/location record of spec §3, stored under `ip_location_data`. */
+/** The cached IP/location record of visitor-behaviour §3, stored under `ip_location_data`. */
 export interface LocationRecord {
   /** When the record was looked up, epoch milliseconds. */
   timestamp: number;
@@ -36,7 +36,7 @@ export interface LocationRecord {
   context: LocationContext;
 }
 
-/** The visitor location lookup result of spec §3. */
+/** The visitor location lookup result of visitor-behaviour §3. */
 export interface VisitorLocation {
   ip: string;
   location: LocationFields;
@@ -55,7 +55,7 @@ export interface LocationDeps {
   storage: Pick<Storage, 'getItem' | 'setItem'> | null;
   now: () => number;
   warn: (message: string, error?: unknown) => void;
-  /** Where the geolocation answer comes from; our own server's GET /api/geo by default (DESIGN §5.6). */
+  /** Where the geolocation answer comes from; our own server's GET /api/geo by default (architecture §5.6). */
   url?: string;
   timeoutMs?: number;
 }
@@ -83,7 +83,7 @@ function firstLanguage(languages: unknown): unknown {
 }
 
 /**
- * The record of a geolocation answer (spec §7 format). Tolerant: a missing or odd field reads as
+ * The record of a geolocation answer (visitor-behaviour §7 format). Tolerant: a missing or odd field reads as
  * 'unknown' (text) or 0 (coordinate), so a third-party answer that leaves something out still maps.
  */
 export function toRecord(answer: GeoAnswer, now: number): LocationRecord {
@@ -138,7 +138,7 @@ export function fallbackRecord(now: number): LocationRecord {
   };
 }
 
-/** The lookup result of spec §3 out of a record. */
+/** The lookup result of visitor-behaviour §3 out of a record. */
 export function toVisitorLocation(record: LocationRecord): VisitorLocation {
   return { ip: record.ip, location: record.location };
 }
@@ -196,7 +196,7 @@ async function fetchRecord(deps: LocationDeps): Promise<LocationRecord> {
 }
 
 /**
- * The visitor's location (spec §4.2): a cached record younger than 24 hours is used as is; otherwise
+ * The visitor's location (visitor-behaviour §4.2): a cached record younger than 24 hours is used as is; otherwise
  * the lookup is asked and its record cached. When the lookup fails (non-OK, timeout, exception) the
  * failure is logged and the unknown-valued fallback returned, not cached. Never rejects.
  */

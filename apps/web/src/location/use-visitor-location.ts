@@ -37,7 +37,7 @@ function lookUpOnce(): Promise<LocationRecord | null> {
 }
 
 /**
- * The visitor's location (spec §4.2), looked up once per page load in the browser, when first
+ * The visitor's location (visitor-behaviour §4.2), looked up once per page load in the browser, when first
  * wanted. Nothing runs during server rendering, so the server and the hydrating browser both render
  * `{ location: null, done: false }` first.
  */

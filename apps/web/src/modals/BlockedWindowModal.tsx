@@ -3,7 +3,7 @@ import { useT } from '../i18n/I18nProvider';
 import { ModalDialog } from './ModalDialog';
 
 /**
- * "Window blocked" (spec §2.5, §4.7): the browser refused to open the button's link. 'Continuar' is
+ * "Window blocked" (visitor-behaviour §2.5, §4.7): the browser refused to open the button's link. 'Continuar' is
  * a real link to `url` in a new tab, so the visitor's own tap opens it; Escape or 'Cancelar' closes.
  */
 export function BlockedWindowModal({

@@ -3,7 +3,7 @@ import { useT } from '../i18n/I18nProvider';
 import { ModalDialog } from './ModalDialog';
 
 /**
- * "Are you still there?" (spec §2.5, §4.3): shown after 15 minutes without click or scroll. While
+ * "Are you still there?" (visitor-behaviour §2.5, §4.3): shown after 15 minutes without click or scroll. While
  * open it locks page scroll and focuses its button; closing restores both.
  */
 export function InactivityModal({ open, onContinue }: { open: boolean; onContinue: () => void }) {

@@ -3,7 +3,7 @@ import { useT } from '../i18n/I18nProvider';
 import { NEXT_VIDEO_SCHEDULE, firstValue, runNextVideoSchedule } from './next-video-schedule';
 
 /**
- * The next-video countdown (spec §2.5, §4.8, §9): a full-screen dim overlay with a spinner, the
+ * The next-video countdown (visitor-behaviour §2.5, §4.8, §9): a full-screen dim overlay with a spinner, the
  * caption and the remaining number — 3, 2, 1, 0 every 500 ms, a 500 ms hold at 0 — then it hides and
  * calls `onDone` once. Turning `visible` false stops it; turning it true again starts over.
  */

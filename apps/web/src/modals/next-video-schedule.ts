@@ -5,7 +5,7 @@ export type NextVideoEvent =
   { readonly at: number; readonly value: number } | { readonly at: number; readonly done: true };
 
 /**
- * The next-video overlay's timeline (spec §4.8, §9): `steps` down to 0, one every `step` ms, then a
+ * The next-video overlay's timeline (visitor-behaviour §4.8, §9): `steps` down to 0, one every `step` ms, then a
  * pause of one more `step` at 0, then done. Times are offsets from the moment the overlay shows.
  *
  * nextVideoSchedule(500, 3) → 3@0, 2@500, 1@1000, 0@1500, done@2000.

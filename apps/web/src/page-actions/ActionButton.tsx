@@ -35,7 +35,7 @@ export function ActionButton({
 }
 
 /**
- * The blocked-window modal a refused popup opens (spec §2.5, §4.7). Rendered outside <main>: its
+ * The blocked-window modal a refused popup opens (visitor-behaviour §2.5, §4.7). Rendered outside <main>: its
  * code loads on demand, and its boundary stays out of the owner's content.
  */
 export function BlockedWindow({ actions }: { actions: PageActions }) {

@@ -27,8 +27,8 @@ const sleep = (ms: number) =>
   });
 
 /**
- * What the page does when its video ends (spec §4.6) and when the button is clicked or shown
- * (spec §4.7): open the link, go to the next page with a renewed session, or record the offer.
+ * What the page does when its video ends (visitor-behaviour §4.6) and when the button is clicked or shown
+ * (visitor-behaviour §4.7): open the link, go to the next page with a renewed session, or record the offer.
  */
 export function usePageActions({ data, reload, buttonVisible, flushVideo }: PageActionsInput) {
   const session = useSession();
@@ -69,7 +69,7 @@ export function usePageActions({ data, reload, buttonVisible, flushVideo }: Page
   /** Leave for the next page: renew the session, load the new page, back to the top. */
   const goToNextPage = useCallback(
     async (endReason: 'VIDEO_ENDED' | 'BUTTON_CLICK') => {
-      // A session that cannot be renewed stops the flow (spec §4.3).
+      // A session that cannot be renewed stops the flow (visitor-behaviour §4.3).
       const renewed = await session.renew(endReason);
       if (!renewed) return;
       await reload();
@@ -107,7 +107,7 @@ export function usePageActions({ data, reload, buttonVisible, flushVideo }: Page
       if (method === 'OPEN-WINDOW' && url) {
         const target = withScheme(url);
         if (data.buttonAction === 'LPI-REDIRECT-WPP') {
-          // The pixel call goes before the chat redirect, in the same tab (spec §4.7); only a lead's
+          // The pixel call goes before the chat redirect, in the same tab (visitor-behaviour §4.7); only a lead's
           // page makes it, naming itself without the lead's token (tracking-api.ts).
           if (!preview) {
             await Promise.all([
@@ -148,7 +148,7 @@ export function usePageActions({ data, reload, buttonVisible, flushVideo }: Page
     }
   }, [busy, data, preview, token, track, nextPreview, flushVideo, markViewed, goToNextPage]);
 
-  // The offer button shown: the offer is recorded once, then the session ends as OFFERT (spec §4.7).
+  // The offer button shown: the offer is recorded once, then the session ends as OFFERT (visitor-behaviour §4.7).
   const offerDoneFor = useRef<string | null>(null);
   useEffect(() => {
     if (!buttonVisible || data.buttonAction !== 'OFFERT' || preview || !token) return;

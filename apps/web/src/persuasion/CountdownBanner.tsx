@@ -6,7 +6,7 @@ import { countdownParts } from './persuasion-rules';
 import { useAfter } from './use-after';
 
 /**
- * The countdown banner (spec §4.8): shown 5 s after the page appears, refreshed every second, and
+ * The countdown banner (visitor-behaviour §4.8): shown 5 s after the page appears, refreshed every second, and
  * saying the offer has ended once the time has passed. Its place is kept from the first paint.
  */
 export function CountdownBanner({ deadline }: { deadline: string }) {

@@ -3,7 +3,7 @@ import { useT } from '../i18n/I18nProvider';
 import { useAfter } from './use-after';
 
 /**
- * The fake progress bar (spec §4.8): it fills to the configured percent 1.5 s after the page shows,
+ * The fake progress bar (visitor-behaviour §4.8): it fills to the configured percent 1.5 s after the page shows,
  * and its label appears at 2 s, in the configured text colour. Its height is fixed from the first
  * paint and the fill is a transform, so nothing around it moves.
  */

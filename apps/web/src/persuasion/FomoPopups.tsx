@@ -17,7 +17,7 @@ interface Shown {
 }
 
 /**
- * Social-proof popups (spec §4.8): the first 15 s after the page shows, then one every `interval`
+ * Social-proof popups (visitor-behaviour §4.8): the first 15 s after the page shows, then one every `interval`
  * seconds, each on screen 7 s with a 500 ms fade, on the configured side, saying "n minutes ago"
  * (1 to 10) in the page's language, with the country's flag from our own assets. They float over
  * the page, so nothing under them moves.

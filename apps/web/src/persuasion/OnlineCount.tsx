@@ -5,7 +5,7 @@ import { useShownAt } from '../lib/deferred';
 import { firstOnlineCount, nextOnlineCount } from './persuasion-rules';
 
 /**
- * The online-viewer count (spec §4.8): appears 3 s after the page shows, then changes every 8 s by
+ * The online-viewer count (visitor-behaviour §4.8): appears 3 s after the page shows, then changes every 8 s by
  * -2 to +5 within the range. The line is reserved from the first paint.
  */
 export function OnlineCount({ range }: { range: readonly [number, number] }) {

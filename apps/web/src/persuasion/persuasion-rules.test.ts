@@ -14,7 +14,7 @@ const sequence = (...values: number[]) => {
   return () => values[i++ % values.length] ?? 0;
 };
 
-describe('countdown (spec §4.8)', () => {
+describe('countdown (visitor-behaviour §4.8)', () => {
   it('splits the time left into days, hours, minutes and seconds', () => {
     const now = Date.parse('2026-11-22T10:00:00Z');
     expect(countdownParts('2026-11-24T13:04:05Z', now)).toEqual({
@@ -38,7 +38,7 @@ describe('countdown (spec §4.8)', () => {
   });
 });
 
-describe('online count (spec §4.8, §5)', () => {
+describe('online count (visitor-behaviour §4.8, §5)', () => {
   it.each([
     [
       [20, 100],
@@ -85,7 +85,7 @@ describe('online count (spec §4.8, §5)', () => {
   });
 });
 
-describe('social proof (spec §4.8, §5)', () => {
+describe('social proof (visitor-behaviour §4.8, §5)', () => {
   it('shows a flag only for a two-letter code', () => {
     expect(flagCode('MX')).toBe('mx');
     expect(flagCode('br')).toBe('br');

@@ -1,6 +1,6 @@
 import type { FunnelPageData } from '@embudo/contracts';
 
-/** The pure rules behind the timed persuasion elements (spec §4.8, §5, §9). */
+/** The pure rules behind the timed persuasion elements (visitor-behaviour §4.8, §5, §9). */
 
 export interface CountdownParts {
   days: number;
@@ -23,7 +23,7 @@ export function countdownParts(deadline: string, now: number): CountdownParts {
   };
 }
 
-/** A range the online count may use: exactly two finite numbers, low to high (spec §5). */
+/** A range the online count may use: exactly two finite numbers, low to high (visitor-behaviour §5). */
 export function validRange(range: unknown): readonly [number, number] | null {
   if (!Array.isArray(range) || range.length !== 2) return null;
   const [low, high] = range as unknown[];
@@ -40,7 +40,7 @@ export const randomInt = (low: number, high: number, random: () => number = Math
 export const firstOnlineCount = ([low, high]: readonly [number, number], random?: () => number) =>
   randomInt(Math.ceil(low), Math.floor(high), random);
 
-/** The next online count: a change of -2 to +5, kept within the range (spec §4.8). */
+/** The next online count: a change of -2 to +5, kept within the range (visitor-behaviour §4.8). */
 export function nextOnlineCount(
   current: number,
   [low, high]: readonly [number, number],
@@ -50,16 +50,16 @@ export function nextOnlineCount(
   return Math.min(Math.floor(high), Math.max(Math.ceil(low), next));
 }
 
-/** A country flag is shown only for a code of exactly two letters (spec §5). */
+/** A country flag is shown only for a code of exactly two letters (visitor-behaviour §5). */
 export const flagCode = (code: string | null | undefined): string | null =>
   typeof code === 'string' && /^[A-Za-z]{2}$/.test(code) ? code.toLowerCase() : null;
 
-/** "n minutes ago": a random 1 to 10 (spec §4.8). */
+/** "n minutes ago": a random 1 to 10 (visitor-behaviour §4.8). */
 export const minutesAgo = (random?: () => number): number => randomInt(1, 10, random);
 
 export type FomoSite = 'LPI' | 'VIDEO' | 'OFFERT';
 
-/** The social-proof site of a page (spec §4.7): the WhatsApp landing, the offer, or a video page. */
+/** The social-proof site of a page (visitor-behaviour §4.7): the WhatsApp landing, the offer, or a video page. */
 export function fomoSite(data: Pick<FunnelPageData, 'buttonAction'>): FomoSite {
   if (data.buttonAction === 'LPI-REDIRECT-WPP') return 'LPI';
   if (data.buttonAction === 'OFFERT') return 'OFFERT';

@@ -5,7 +5,7 @@ import { withPreviewToken } from '../lib/links';
 import { PREVIEW_HISTORY_KEY, parseHistory, visit } from './preview-history';
 
 /**
- * Preview mode (spec §2.4): a badge, and round arrows to the previous and next preview pages.
+ * Preview mode (visitor-behaviour §2.4): a badge, and round arrows to the previous and next preview pages.
  * Forward shows when the page carries a next token; back when this tab has visited an earlier one.
  */
 export function PreviewBar({ token, nextToken }: { token: string; nextToken: string | null }) {

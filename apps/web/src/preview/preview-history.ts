@@ -1,4 +1,4 @@
-/** The preview tokens visited in this browser tab, and where the visitor is among them (spec §2.4). */
+/** The preview tokens visited in this browser tab, and where the visitor is among them (visitor-behaviour §2.4). */
 export interface PreviewHistory {
   tokens: string[];
   index: number;

@@ -1,7 +1,7 @@
 import type { FunnelPageData } from '@embudo/contracts';
 import { useT } from '../i18n/I18nProvider';
 
-/** The expired-benefit screen (spec §2.2 step 5): the owner's texts, or the standard ones. */
+/** The expired-benefit screen (visitor-behaviour §2.2 step 5): the owner's texts, or the standard ones. */
 export function Expired({ page }: { page: FunnelPageData['expiredPage'] }) {
   const t = useT();
   const background = page?.bgImageUrl

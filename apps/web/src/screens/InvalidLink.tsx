@@ -1,6 +1,6 @@
 import { useT } from '../i18n/I18nProvider';
 
-/** The invalid-link screen (spec §2.5 "invalidToken"): shown for an unknown token or address. */
+/** The invalid-link screen (visitor-behaviour §2.5 "invalidToken"): shown for an unknown token or address. */
 export function InvalidLink({ name }: { name: string }) {
   const t = useT();
   return (

@@ -1,6 +1,6 @@
 import { useT } from '../i18n/I18nProvider';
 
-/** The default not-found view (spec §2.5): centred on black. */
+/** The default not-found view (visitor-behaviour §2.5): centred on black. */
 export function NotFound() {
   const t = useT();
   return (

@@ -1,6 +1,6 @@
 import { useT } from '../i18n/I18nProvider';
 
-/** Full-screen loading spinner (spec §2.2 step 1). */
+/** Full-screen loading spinner (visitor-behaviour §2.2 step 1). */
 export function Spinner() {
   const t = useT();
   return (

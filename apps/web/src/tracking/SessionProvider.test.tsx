@@ -8,7 +8,7 @@ function ShowsTracking() {
 }
 
 describe('useSession', () => {
-  it("throws the spec's error outside its provider (spec §8)", () => {
+  it("throws the spec's error outside its provider (visitor-behaviour §8)", () => {
     expect(() => renderToString(<ShowsTracking />)).toThrow(
       'useSession must be used within a SessionProvider',
     );

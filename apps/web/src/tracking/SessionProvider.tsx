@@ -6,21 +6,21 @@ import { browserStorage } from '../lib/browser-storage';
 import { endPageSession, newEventId, reportLeadIp, startPageSession } from './tracking-api';
 import { deviceId, recordVisit } from './visitor-storage';
 
-/** The page session of this tab (spec §3 "Session (client-side)"), kept per tab. */
+/** The page session of this tab (visitor-behaviour §3 "Session (client-side)"), kept per tab. */
 export const SESSION_ID_KEY = 'embudo:tracking-session';
-/** Set while the visitor has been idle long enough to end the session (spec §4.3). */
+/** Set while the visitor has been idle long enough to end the session (visitor-behaviour §4.3). */
 export const INACTIVE_FLAG_KEY = 'embudo:inactive';
 
 export interface SessionApi {
   /** The open page session, or null (none yet, ended, or tracking is off). */
   sessionId: string | null;
   token: string | null;
-  /** Tracking is on: a lead's link, not a preview, and not a completed OFFERT page (spec §4.3, §5). */
+  /** Tracking is on: a lead's link, not a preview, and not a completed OFFERT page (visitor-behaviour §4.3, §5). */
   tracking: boolean;
   /** End the session and start the next one; null when no new session could be started. */
   renew: (endReason: EndReason) => Promise<string | null>;
   end: (endReason: EndReason) => Promise<boolean>;
-  /** The inactivity timer does not count while a video plays (spec §4.3). */
+  /** The inactivity timer does not count while a video plays (visitor-behaviour §4.3). */
   setVideoPlaying: (playing: boolean) => void;
   /** The visitor was idle for 15 minutes: the inactivity modal is open. */
   inactive: boolean;
@@ -52,14 +52,14 @@ export interface SessionProviderProps {
 let visitOfThisLoad: ReturnType<typeof recordVisit> | null = null;
 
 /**
- * The tracking session of spec §4.3: started once the token and the device data are ready, ended
+ * The tracking session of visitor-behaviour §4.3: started once the token and the device data are ready, ended
  * with its reason (PAGE_CLOSE when the page closes, kept alive), renewed on page changes, ended by 15
  * minutes without click or scroll.
  */
 export function SessionProvider({ token, tracking, location, children }: SessionProviderProps) {
   const [sessionId, setSessionId] = useState<string | null>(null);
   // The question is this page load's: a reload is the visitor back, so it starts a fresh session
-  // (the stored flag, spec §4.3, says what happened; a new load clears it).
+  // (the stored flag, visitor-behaviour §4.3, says what happened; a new load clears it).
   const [inactive, setInactive] = useState(false);
   const inactiveRef = useRef(false);
   const sessionRef = useRef<string | null>(null);
@@ -151,13 +151,13 @@ export function SessionProvider({ token, tracking, location, children }: Session
     if (readFlag()) writeFlag(false);
   }, []);
 
-  // Start once the location lookup is done and no session is open (spec §4.3).
+  // Start once the location lookup is done and no session is open (visitor-behaviour §4.3).
   useEffect(() => {
     if (!active || location === null || inactive) return;
     if (sessionRef.current === null) void start('INITIAL_LOAD');
   }, [active, location, inactive, start]);
 
-  // The lead's IP, once per page load, when both are known (spec §7 "Lead IP").
+  // The lead's IP, once per page load, when both are known (visitor-behaviour §7 "Lead IP").
   const ipReported = useRef(false);
   useEffect(() => {
     const ip = location?.ip;
@@ -166,7 +166,7 @@ export function SessionProvider({ token, tracking, location, children }: Session
     void reportLeadIp(token, ip);
   }, [active, location, token]);
 
-  // The page closes: the session ends as PAGE_CLOSE, sent kept alive (spec §4.3, §7).
+  // The page closes: the session ends as PAGE_CLOSE, sent kept alive (visitor-behaviour §4.3, §7).
   useEffect(() => {
     if (!active) return;
     const onPageHide = () => {
@@ -190,7 +190,7 @@ export function SessionProvider({ token, tracking, location, children }: Session
     writeFlag(on);
   }, []);
 
-  // 15 minutes without click or scroll end the session, unless a video plays (spec §4.3, §9).
+  // 15 minutes without click or scroll end the session, unless a video plays (visitor-behaviour §4.3, §9).
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const arm = useCallback(() => {
     if (timer.current !== null) clearTimeout(timer.current);

@@ -327,7 +327,7 @@ async function fingerprint(env: BrowserEnvironment): Promise<string | undefined>
   }
 }
 
-/** The device details of a tracking session (spec §3), every field within the `SessionDetails` schema. */
+/** The device details of a tracking session (visitor-behaviour §3), every field within the `SessionDetails` schema. */
 export async function collectDeviceDetails(
   env: BrowserEnvironment,
   extra: {

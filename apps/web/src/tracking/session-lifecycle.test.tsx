@@ -12,7 +12,7 @@ import {
 } from './SessionProvider';
 
 /**
- * The page session's life in a browser (spec §4.3): started once the location lookup is done, ended
+ * The page session's life in a browser (visitor-behaviour §4.3): started once the location lookup is done, ended
  * as PAGE_CLOSE (kept alive) when the page hides, started again when the page comes back from the
  * back-forward cache, ended as INACTIVITY after 15 minutes without a click or a scroll unless a video
  * plays, and started again as AFTER_INACTIVITY when the visitor continues. Only the network is a
@@ -36,7 +36,7 @@ function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
-/** The server's answers to the calls a page session makes (spec §7). */
+/** The server's answers to the calls a page session makes (visitor-behaviour §7). */
 const serverFetch = vi.fn((input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
   return Promise.resolve(answer(input, init));
 });
@@ -177,7 +177,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('the page session (spec §4.3)', () => {
+describe('the page session (visitor-behaviour §4.3)', () => {
   it('starts once on mount as INITIAL_LOAD, with the token and the device details, and keeps its id in the tab', async () => {
     await render();
     await waitForStarts(1);

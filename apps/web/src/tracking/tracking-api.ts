@@ -9,11 +9,11 @@ import type {
 import { callRoute, VISITOR_ROUTE_PATHS } from '../api/http-client';
 
 /**
- * The tracking and conversion calls of spec §7, with the failure handling of spec §8: nothing here
+ * The tracking and conversion calls of visitor-behaviour §7, with the failure handling of visitor-behaviour §8: nothing here
  * throws; a failure is logged and answered the way the spec says.
  */
 
-/** A client-generated id, so that a retried send is stored once (DESIGN §5.9). */
+/** A client-generated id, so that a retried send is stored once (architecture §5.9). */
 export function newEventId(): string {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
@@ -52,7 +52,7 @@ export async function endPageSession(sessionId: string, body: PageSessionEnd): P
   }
 }
 
-/** Skipped with 400 when the token or the session id is missing (spec §5). */
+/** Skipped with 400 when the token or the session id is missing (visitor-behaviour §5). */
 export async function trackAction(body: Omit<ActionTrack, 'details'> & { details?: ActionTrack['details'] }) {
   if (!body.token || !body.idTrackingPageSession) return failure(400, 'Missing token or session');
   try {
@@ -131,7 +131,7 @@ export function pageWithoutToken(href: string, token: string): string {
 }
 
 /**
- * The pixel call before the WhatsApp redirect (spec §4.7): `success` false on any failure. Only a lead
+ * The pixel call before the WhatsApp redirect (visitor-behaviour §4.7): `success` false on any failure. Only a lead
  * makes it (the server answers any other token 404), and the page it names leaves the token out.
  */
 export async function trackPixel(input: {
@@ -162,7 +162,7 @@ export async function trackPixel(input: {
   }
 }
 
-/** POST /api/funnel/lead/ip, only when both exist; a failure is only logged (spec §7). */
+/** POST /api/funnel/lead/ip, only when both exist; a failure is only logged (visitor-behaviour §7). */
 export async function reportLeadIp(
   token: string | undefined,
   ip: string | undefined,

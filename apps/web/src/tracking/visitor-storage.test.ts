@@ -50,7 +50,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('the visit counter (spec §3, §4.3)', () => {
+describe('the visit counter (visitor-behaviour §3, §4.3)', () => {
   it('calls the first visit NEW and the next ones RETURNING, counting 1, 2, 3', () => {
     const storage = memoryStorage();
     expect(recordVisit(storage, NOW)).toEqual({ count: 1, visitorType: 'NEW', lastVisit: null });
@@ -96,7 +96,7 @@ describe('the visit counter (spec §3, §4.3)', () => {
   });
 });
 
-describe('the device id (spec §9)', () => {
+describe('the device id (visitor-behaviour §9)', () => {
   it('is made once as device_ + timestamp + random string and stays the same afterwards', () => {
     const storage = memoryStorage();
     const first = deviceId(storage, NOW, () => 'k3x9q2');

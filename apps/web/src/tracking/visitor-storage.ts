@@ -1,6 +1,6 @@
-/** localStorage key of the visit counter (spec §3 "Browser storage"): JSON {count, lastVisit}. */
+/** localStorage key of the visit counter (visitor-behaviour §3 "Browser storage"): JSON {count, lastVisit}. */
 export const VISIT_COUNTER_KEY = 'embudo_visit_counter';
-/** localStorage key of the generated device id (spec §9 "Device id form"). */
+/** localStorage key of the generated device id (visitor-behaviour §9 "Device id form"). */
 export const DEVICE_ID_KEY = 'embudo_device_id';
 
 /** Our device id form: `device_` + epoch milliseconds + `_` + a random alphanumeric string. */
@@ -52,7 +52,7 @@ function storedCounter(storage: Storage | null): { count: number; lastVisit: num
 }
 
 /**
- * Counts a visit (spec §4.3): NEW on this browser's first visit, RETURNING afterwards; the counter
+ * Counts a visit (visitor-behaviour §4.3): NEW on this browser's first visit, RETURNING afterwards; the counter
  * goes up by one each call, so call it once per visit (a session started with INITIAL_LOAD). Never
  * throws: without usable storage every visit is a first one.
  */
@@ -72,7 +72,7 @@ function randomPart(): string {
 }
 
 /**
- * This browser's device id (spec §9): made once as `device_<now>_<random>`, kept in localStorage and
+ * This browser's device id (visitor-behaviour §9): made once as `device_<now>_<random>`, kept in localStorage and
  * returned unchanged afterwards; a stored value not of that form is replaced. `random` must give
  * letters and digits only.
  */

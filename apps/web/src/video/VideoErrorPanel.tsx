@@ -1,6 +1,6 @@
 import { useT } from '../i18n/I18nProvider';
 
-/** Shown in place of the video when it fails to load (spec §2.5): a message and a reload button. */
+/** Shown in place of the video when it fails to load (visitor-behaviour §2.5): a message and a reload button. */
 export function VideoErrorPanel() {
   const t = useT();
   return (

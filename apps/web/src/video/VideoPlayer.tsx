@@ -6,7 +6,7 @@ import { VideoErrorPanel } from './VideoErrorPanel';
 
 export interface VideoPlayerProps {
   source: VideoSource;
-  /** Where playback starts (the resume point of spec §4.4), in seconds. */
+  /** Where playback starts (the resume point of visitor-behaviour §4.4), in seconds. */
   startAt: number;
   onEvent: (event: PlayerEvent) => void;
   /** The mounted player, for the page's commands (resume after inactivity); null once gone. */
@@ -14,10 +14,10 @@ export interface VideoPlayerProps {
 }
 
 /**
- * The page's video (spec §2.4): a 16:9 frame, at most 1000 px wide, reserved in the server's HTML so
+ * The page's video (visitor-behaviour §2.4): a 16:9 frame, at most 1000 px wide, reserved in the server's HTML so
  * nothing moves when the player arrives. The provider's player loads after the first paint, never in
  * front of the headline; until then the frame shows a play facade. A provider that fails to load, or
- * a video that cannot play, shows 'Error al cargar video' (spec §2.5, §8).
+ * a video that cannot play, shows 'Error al cargar video' (visitor-behaviour §2.5, §8).
  */
 export function VideoPlayer({ source, startAt, onEvent, onHandle }: VideoPlayerProps) {
   const t = useT();
@@ -41,7 +41,7 @@ export function VideoPlayer({ source, startAt, onEvent, onHandle }: VideoPlayerP
     const emit = (event: PlayerEvent) => {
       if (gone) return;
       if (event.type === 'error') setState('failed');
-      // A resume point beyond the end starts the video from 0 (spec §4.4).
+      // A resume point beyond the end starts the video from 0 (visitor-behaviour §4.4).
       if (event.type === 'duration' && !resumeChecked && handle) {
         resumeChecked = true;
         if (startAt >= event.duration && handle.currentTime() > 0) handle.seek(0);

@@ -32,7 +32,7 @@ export interface PlayerHandle {
 export interface MountOptions {
   /** An element the page reserved (16:9, at most 1000 px wide); the adapter fills it. */
   container: HTMLElement;
-  /** Where to start (the resume point of spec §4.4), in seconds. */
+  /** Where to start (the resume point of visitor-behaviour §4.4), in seconds. */
   startAt: number;
   onEvent: PlayerListener;
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createVideoTracker, resumePoint, type VideoRecord } from './video-tracker';
 
-describe('video records (spec §4.4)', () => {
+describe('video records (visitor-behaviour §4.4)', () => {
   let now = 1_000_000;
   let sent: VideoRecord[];
   beforeEach(() => {
@@ -124,7 +124,7 @@ describe('video records (spec §4.4)', () => {
   });
 });
 
-describe('resume point (spec §4.4)', () => {
+describe('resume point (visitor-behaviour §4.4)', () => {
   it.each([
     [null, null, 0],
     [10, 600, 0],

@@ -1,10 +1,10 @@
 import { TIMING, VIDEO_MILESTONES } from '@embudo/contracts/runtime';
 import type { PlayerEvent } from './player';
 
-/** The state a video record reports (spec §4.4), plus the milestone, periodic and skip reports. */
+/** The state a video record reports (visitor-behaviour §4.4), plus the milestone, periodic and skip reports. */
 export type VideoRecordState = 'PLAYING' | 'PAUSE' | 'ENDED' | 'INTERRUPTED' | 'SKIP' | 'PROGRESS';
 
-/** A video record of spec §3, without the session and token the sender adds. */
+/** A video record of visitor-behaviour §3, without the session and token the sender adds. */
 export interface VideoRecord {
   startViewTime: number;
   endViewTime: number;
@@ -22,7 +22,7 @@ export interface VideoRecord {
 export interface VideoTrackerDeps {
   now: () => number;
   send: (record: VideoRecord) => void;
-  /** The provider that reports progress every 30 s as well (spec §4.4, §9). */
+  /** The provider that reports progress every 30 s as well (visitor-behaviour §4.4, §9). */
   periodic: boolean;
   setTimeout?: (run: () => void, ms: number) => unknown;
   clearTimeout?: (handle: unknown) => void;
@@ -42,7 +42,7 @@ export interface VideoTracker {
 }
 
 /**
- * Turns player events into the video records of spec §4.4: PLAYING on play, PAUSE, ENDED, and
+ * Turns player events into the video records of visitor-behaviour §4.4: PLAYING on play, PAUSE, ENDED, and
  * INTERRUPTED when the page goes away, each record covering one stretch of playback; milestones of
  * 25, 50 and 75 % once each (cleared when play starts below 30 s); a skip record 1 s after the last
  * of a run of seeks; every 30 s a progress record for the provider that needs it.
@@ -147,7 +147,7 @@ export function createVideoTracker(deps: VideoTrackerDeps): VideoTracker {
         case 'play':
           played = true;
           position = event.time;
-          // Watching again from the start reports the milestones again (spec §4.4).
+          // Watching again from the start reports the milestones again (visitor-behaviour §4.4).
           if (event.time < 30) reached.clear();
           if (!stretch) open(event.time);
           return;
@@ -213,7 +213,7 @@ export function createVideoTracker(deps: VideoTrackerDeps): VideoTracker {
 const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
 
 /**
- * Where a returning visitor starts (spec §4.4): 15 s before the stored point, 0 when that point is
+ * Where a returning visitor starts (visitor-behaviour §4.4): 15 s before the stored point, 0 when that point is
  * within the first 15 s or beyond the end.
  */
 export function resumePoint(stored: number | null | undefined, duration: number | null): number {

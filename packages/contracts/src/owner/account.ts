@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SubscriptionStatus } from '../enums';
 import { Color, Id, IsoDateTime, Name } from '../primitives';
 
-/** Words used by routes; an account slug can never be one of them (DESIGN §5.1). */
+/** Words used by routes; an account slug can never be one of them (architecture §5.1). */
 export const RESERVED_SLUGS = [
   'api',
   'assets',
@@ -35,7 +35,7 @@ export const AccountSlug = z
   .refine((slug) => !(RESERVED_SLUGS as readonly string[]).includes(slug), 'this slug is reserved');
 
 export const AccountSettings = z.strictObject({
-  /** Button colour for WhatsApp landing pages (DESIGN §5.12); null keeps each page's own colour. */
+  /** Button colour for WhatsApp landing pages (architecture §5.12); null keeps each page's own colour. */
   lpiButtonBgColor: Color.nullable().default(null),
   /** Where the legal pages say visitors can write. */
   contactEmail: z.email().max(254).nullable().default(null),
@@ -63,7 +63,7 @@ export type AccountUpdate = z.infer<typeof AccountUpdate>;
  * `lpiButtonBgColor` (LPI: the landing page that redirects to WhatsApp), spelt out for API clients.
  */
 export const AccountSettingsAnswer = z.strictObject({
-  /** Button colour for WhatsApp landing pages (DESIGN §5.12); null keeps each page's own colour. */
+  /** Button colour for WhatsApp landing pages (architecture §5.12); null keeps each page's own colour. */
   whatsappLandingButtonBgColor: AccountSettings.shape.lpiButtonBgColor,
   contactEmail: AccountSettings.shape.contactEmail,
 });

@@ -29,7 +29,7 @@ export const FomoMessage = z.strictObject({
     .nullable(),
 });
 
-/** Social-proof popups (spec §4.8): off unless the owner turns them on (DESIGN §5.13). */
+/** Social-proof popups (visitor-behaviour §4.8): off unless the owner turns them on (architecture §5.13). */
 export const FomoSettings = z.strictObject({
   lpi: FomoSite,
   video: FomoSite,
@@ -62,7 +62,7 @@ export const PixelSettings = z.object({
   testEventCode: z.string().nullable(),
 });
 
-/** What a lead sees once the deadline has passed (spec §2.2 step 5). */
+/** What a lead sees once the deadline has passed (visitor-behaviour §2.2 step 5). */
 export const ExpiredPage = z.strictObject({
   title: z.string().max(200),
   subtitle: z.string().max(300),
@@ -77,7 +77,7 @@ export const FunnelFields = {
   typeFunnel: TypeFunnel,
   language: Language,
   deadline: DeadlinePolicy,
-  /** When true a passed deadline does not expire the page (spec §3: default true). */
+  /** When true a passed deadline does not expire the page (visitor-behaviour §3: default true). */
   isDeadlineExceptionOn: z.boolean(),
   isPreLaunch: z.boolean(),
   isFakeUserOnlineOn: z.boolean(),

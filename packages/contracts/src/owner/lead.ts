@@ -35,7 +35,7 @@ export const Lead = z.object({
 });
 export type Lead = z.infer<typeof Lead>;
 
-/** The token is shown once, here: only its hash is stored (DESIGN §5.5). */
+/** The token is shown once, here: only its hash is stored (architecture §5.5). */
 export const LeadCreated = z.object({ lead: Lead, token: z.string(), url: z.string() });
 export type LeadCreated = z.infer<typeof LeadCreated>;
 

@@ -34,7 +34,7 @@ export const VideoUrl = z
   );
 
 /**
- * A page's fields. Names are those of spec §3's funnel page data, so that what an owner sets is what
+ * A page's fields. Names are those of visitor-behaviour §3's funnel page data, so that what an owner sets is what
  * a visitor's page reads. No defaults here: create merges PAGE_DEFAULTS, update merges the stored page.
  */
 export const PageFields = {

@@ -3,8 +3,8 @@
  * the route table (`./table.ts` adds each route's schemas and documentation to these entries, key for
  * key), so the browser's client can call a route without shipping a schema library.
  *
- * A visitor route's path is the reading spec §7 writes and our visitor app calls; the server answers
- * it both with and without the /api prefix (DESIGN §5.1) unless the entry says `oneReading`.
+ * A visitor route's path is the reading visitor-behaviour §7 writes and our visitor app calls; the server answers
+ * it both with and without the /api prefix (architecture §5.1) unless the entry says `oneReading`.
  */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -111,7 +111,7 @@ export const ROUTE_PATHS = /* @__PURE__ */ Object.assign(
 
 export type RoutePaths = typeof ROUTE_PATHS;
 
-/** The /api prefix a visitor route answers with and without (DESIGN §5.1). */
+/** The /api prefix a visitor route answers with and without (architecture §5.1). */
 export const API_PREFIX = '/api';
 
 /**

@@ -17,7 +17,7 @@ export const SuccessAnswer = z.object({ success: z.boolean(), message: z.string(
 export type SuccessAnswer = z.infer<typeof SuccessAnswer>;
 
 /**
- * The pixel events the pages send: the WhatsApp landing's button click is a `Lead` (spec §4.7). No
+ * The pixel events the pages send: the WhatsApp landing's button click is a `Lead` (visitor-behaviour §4.7). No
  * other name is taken: the call makes the owner's pixel tell Meta that something happened, with the
  * owner's access token.
  */
@@ -31,7 +31,7 @@ export const PixelMessage = {
 } as const;
 
 /**
- * POST /api/funnel/track/pixel (spec §7): forwarded to the owner's pixel through the outbox. Only a
+ * POST /api/funnel/track/pixel (visitor-behaviour §7): forwarded to the owner's pixel through the outbox. Only a
  * lead of the funnel may call it: its token is required, and a token of another funnel is answered
  * as an unknown one (404, the visitor envelope).
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** GET /api/geo: the visitor's location, in the geolocation answer format of spec §7. */
+/** GET /api/geo: the visitor's location, in the geolocation answer format of visitor-behaviour §7. */
 export const GeoAnswer = z.object({
   ip: z.string(),
   country_name: z.string(),

@@ -3,7 +3,7 @@ import { SiteMessage } from '../enums';
 import { FunnelPageData } from './site';
 import { SiteType } from './site-context';
 
-/** POST /api/funnel/landing (spec §3 "landing request payload"). */
+/** POST /api/funnel/landing (visitor-behaviour §3 "landing request payload"). */
 export const LandingRequest = z.object({
   userDomain: z.string().max(300),
   userSlug: z.string().max(100).optional().nullable(),
@@ -16,7 +16,7 @@ export const LandingRequest = z.object({
 });
 export type LandingRequest = z.infer<typeof LandingRequest>;
 
-/** The simple landing's fields (spec §3 "landing data response"): a subset of the page data. */
+/** The simple landing's fields (visitor-behaviour §3 "landing data response"): a subset of the page data. */
 export const LandingData = FunnelPageData.pick({
   language: true,
   topline: true,

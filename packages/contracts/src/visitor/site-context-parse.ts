@@ -1,13 +1,13 @@
 import type { SiteContext, SiteQueryParams, SiteType } from './site-context';
 
-/** The only query parameters a visitor page reads and passes on (spec §2.1, §5). */
+/** The only query parameters a visitor page reads and passes on (visitor-behaviour §2.1, §5). */
 export const SITE_QUERY_PARAMS = ['page', 'open', 'previewToken', 'mode'] as const;
 
 /** The local development hosts, always part of the base-domain list. */
 export const DEV_BASE_DOMAINS = ['localhost', '127.0.0.1'] as const;
 
 /**
- * Reads the site context from a page address (spec §2.1). Server and browser call this same function,
+ * Reads the site context from a page address (visitor-behaviour §2.1). Server and browser call this same function,
  * so both always agree on slug and token.
  */
 export function parseSiteContext(address: string | URL, baseDomains: readonly string[]): SiteContext {

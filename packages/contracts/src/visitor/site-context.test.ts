@@ -3,7 +3,7 @@ import { parseSiteContext } from './site-context-parse';
 
 const BASE = ['localhost', '127.0.0.1', 'go.embudo.app'];
 
-describe('parseSiteContext (spec §2.1)', () => {
+describe('parseSiteContext (visitor-behaviour §2.1)', () => {
   it('reads slug and token on a base domain', () => {
     expect(parseSiteContext('https://go.embudo.app/acme/TOKEN123?page=terms', BASE)).toEqual({
       userDomain: 'https://go.embudo.app',

@@ -6,7 +6,7 @@ import { SiteType } from './site-context';
 
 const MAX_TOKEN = 200;
 
-/** POST /api/funnel/site (spec §3 "site request payload"). */
+/** POST /api/funnel/site (visitor-behaviour §3 "site request payload"). */
 export const SiteRequest = z.object({
   domain: z.string().max(300),
   slug: z.string().max(100).optional().nullable(),
@@ -18,7 +18,7 @@ export const SiteRequest = z.object({
 });
 export type SiteRequest = z.infer<typeof SiteRequest>;
 
-/** POST /api/funnel/site/preview (spec §3 "preview request payload"). */
+/** POST /api/funnel/site/preview (visitor-behaviour §3 "preview request payload"). */
 export const PreviewRequest = z.object({ domain: z.string().max(300), token: z.string().max(MAX_TOKEN) });
 export type PreviewRequest = z.infer<typeof PreviewRequest>;
 
@@ -33,7 +33,7 @@ const page = PageContent.shape;
 const funnel = FunnelSettings.shape;
 
 /**
- * The funnel page data of spec §3, as a visitor's page reads it. A field that is the owner's page or
+ * The funnel page data of visitor-behaviour §3, as a visitor's page reads it. A field that is the owner's page or
  * funnel field as stored (a flag, an enum) is that field's schema; text and colours are plain strings
  * here (the answer is written from content checked when saved), and the rest is the visitor's own.
  * The order of the fields is the order of the answer.
@@ -98,7 +98,7 @@ export const FunnelPageData = z.object({
 });
 export type FunnelPageData = z.infer<typeof FunnelPageData>;
 
-/** The response envelope of the visitor API (DESIGN §5.2, spec §3). */
+/** The response envelope of the visitor API (architecture §5.2, visitor-behaviour §3). */
 export const SiteResponse = z.object({
   codeResponse: z.number().int(),
   result: z.boolean(),

@@ -53,10 +53,10 @@ const atMost = (max: number) => ({
   message: `larger than ${String(max)} bytes as JSON; nothing was stored`,
 });
 
-/** Device details of a tracking session (spec §3). Every part is optional: browsers differ. */
+/** Device details of a tracking session (visitor-behaviour §3). Every part is optional: browsers differ. */
 export const SessionDetails = z
   .object({
-    /** Cut to 500 characters when stored (spec §5); a longer one is not refused for it. */
+    /** Cut to 500 characters when stored (visitor-behaviour §5); a longer one is not refused for it. */
     userAgent: z.string().max(16_384),
     videoStatus: short,
     browser: z.object({ name: short, version: short, engine: short }).partial(),
@@ -75,7 +75,7 @@ export const SessionDetails = z
       .partial(),
     referrer: z.string().max(2000),
     sessionCount: z.number().int().min(0).max(1_000_000),
-    /** NEW on a browser's first visit, RETURNING afterwards (spec §4.3). */
+    /** NEW on a browser's first visit, RETURNING afterwards (visitor-behaviour §4.3). */
     visitorType: z.enum(['NEW', 'RETURNING']),
     fingerprint: short,
     privacySensitiveData: z

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect';
 
 /**
- * The whole data model of DESIGN §4. Written once with Kysely's schema builder: the column types
+ * The whole data model of architecture §4. Written once with Kysely's schema builder: the column types
  * used here (text, integer, bigint, real) mean the same on SQLite and PostgreSQL.
  */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {

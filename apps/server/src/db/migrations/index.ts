@@ -8,7 +8,7 @@ import * as videoPositionsDouble from './0005-video-positions-double';
 import * as contentVersions from './0006-content-versions';
 import * as pixelEventsOfLeads from './0007-pixel-events-of-leads';
 
-/** Migrations in order. Each takes the dialect for the rare type that differs (DESIGN §5.11). */
+/** Migrations in order. Each takes the dialect for the rare type that differs (architecture §5.11). */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-initial': { up: (db: Kysely<unknown>) => initial.up(db, dialect) },

@@ -20,8 +20,8 @@ import {
 } from '../../../test/visitor';
 
 /**
- * Video viewed, the offer event, the prelaunch conversion and the lead's IP (spec §7) with the lead
- * progress they drive (DESIGN §5.3), against a real server: answers and database rows.
+ * Video viewed, the offer event, the prelaunch conversion and the lead's IP (visitor-behaviour §7) with the lead
+ * progress they drive (architecture §5.3), against a real server: answers and database rows.
  */
 
 describe.each(TEST_DIALECTS)('visitor conversions API on %s', (dialect) => {
@@ -147,7 +147,7 @@ describe.each(TEST_DIALECTS)('visitor conversions API on %s', (dialect) => {
         expect(offers).toHaveLength(1);
         expect(offers[0]).toMatchObject({ pageId: pageId(h.vsl, 2), funnelId: h.vsl.id });
         expect(await kindsOf(lead.id)).toEqual([...before, 'OFFERT'].sort());
-        // The offer button completes the OFFERT page: tracking stops there (spec §5).
+        // The offer button completes the OFFERT page: tracking stops there (visitor-behaviour §5).
         expect((await openSite(h, lead.token)).data?.isComplete).toBe(true);
       },
     );

@@ -33,7 +33,7 @@ const NOT_IN_PRELAUNCH = ack(409, TrackingMessage.notInPrelaunch);
 /** The one funnel setting the pre-launch conversion depends on, read from the stored settings. */
 const PreLaunchSetting = z.object({ isPreLaunch: z.boolean() });
 
-/** Video viewed, the offer event and the prelaunch conversion (spec §7), and lead progress (DESIGN §5.3). */
+/** Video viewed, the offer event and the prelaunch conversion (visitor-behaviour §7), and lead progress (architecture §5.3). */
 export function createConversionService({
   conversions,
   progress,
@@ -80,7 +80,7 @@ export function createConversionService({
   return {
     /**
      * PUT /funnel/site/complete: the lead watched the page's video. The page is complete; on a
-     * NEXT-PAGE page the lead moves to the next page, so the reload shows it (DESIGN §5.3).
+     * NEXT-PAGE page the lead moves to the next page, so the reload shows it (architecture §5.3).
      */
     async videoViewed(input: TokenRequest, context: RequestContext): Promise<TrackAck> {
       const { refused, lead } = await leadOnPage(input.token);

@@ -18,7 +18,7 @@ export interface DemoAccount {
 
 export interface DemoSummary extends DemoAccount {
   baseUrl: string;
-  /** Other seeded accounts (enigma, with the green WhatsApp button of DESIGN §5.12). */
+  /** Other seeded accounts (enigma, with the green WhatsApp button of architecture §5.12). */
   otherAccounts: DemoAccount[];
 }
 

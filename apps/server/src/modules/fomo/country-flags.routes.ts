@@ -11,7 +11,7 @@ export const COUNTRY_FLAGS_DIR = path.join(
 );
 
 /**
- * Country flags for the social-proof popups, served by us (DESIGN §5.7: no third-party request
+ * Country flags for the social-proof popups, served by us (architecture §5.7: no third-party request
  * before the visitor interacts): `/assets/flags/{cc}.svg`.
  */
 export const countryFlagRoutes: FastifyPluginAsync = async (app) => {

@@ -13,7 +13,7 @@ import {
 } from '../../../test/visitor';
 
 /**
- * Social-proof popups (spec §4.8, §7; DESIGN §5.13) against a real server: off by default, fed from
+ * Social-proof popups (visitor-behaviour §4.8, §7; architecture §5.13) against a real server: off by default, fed from
  * the funnel's real conversions or the owner's list as the owner chose, with the funnel's interval
  * and position.
  */

@@ -27,7 +27,7 @@ function firstName(name: string): string {
 }
 
 /**
- * Social-proof popups (spec §4.8, DESIGN §5.13): from the funnel's real recent conversions, from the
+ * Social-proof popups (visitor-behaviour §4.8, architecture §5.13): from the funnel's real recent conversions, from the
  * owner's own list, or both, as the owner chose; off unless the owner turned them on for that page type.
  */
 export function createFomoService({

@@ -4,7 +4,7 @@ import { registerRoutes } from '../../http/contract-routes';
 import type { GeoService } from './geo.service';
 
 /**
- * The visitor's own location (DESIGN §5.6), under /api and without it (DESIGN §5.1). It looks up the
+ * The visitor's own location (architecture §5.6), under /api and without it (architecture §5.1). It looks up the
  * caller's address only, as Fastify computes it (TRUST_PROXY decides whether X-Forwarded-For counts):
  * the route takes no query (no ?ip=), so there is no asking about somebody else's address.
  */

@@ -112,7 +112,7 @@ function packageDirectory(): string {
 const openWithMaxmind = (file: string): Promise<GeoReader> => maxmind.open(file);
 
 /**
- * Location lookups from the DB-IP Lite city database shipped by an npm package (DESIGN §5.6): no
+ * Location lookups from the DB-IP Lite city database shipped by an npm package (architecture §5.6): no
  * request leaves the machine. Each file (60-70 MB in memory) is opened on the first lookup of its
  * address family, once, even when many first lookups arrive together. Addresses that cannot be on
  * the public internet answer unknown without opening anything. A database that cannot be opened is

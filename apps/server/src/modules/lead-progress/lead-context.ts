@@ -43,7 +43,7 @@ export function refusalOf(subscriptionStatus: string): LeadRefusal | null {
   return subscriptionStatus === 'active' ? null : TrackingMessage.inactiveSubscription;
 }
 
-/** Spec §5: nothing is tracked on an OFFERT page the lead has completed. */
+/** visitor-behaviour §5: nothing is tracked on an OFFERT page the lead has completed. */
 export function trackingClosedOn(buttonAction: string | null, completedAt: number | null): boolean {
   return buttonAction === 'OFFERT' && completedAt !== null;
 }
@@ -111,7 +111,7 @@ export function createLeadContext({
       };
     },
 
-    /** Spec §5: nothing is tracked on an OFFERT page the lead has completed. */
+    /** visitor-behaviour §5: nothing is tracked on an OFFERT page the lead has completed. */
     async trackingClosed(
       leadId: string,
       pageId: string,

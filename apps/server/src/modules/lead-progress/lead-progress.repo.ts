@@ -1,7 +1,7 @@
 import { compileTemplate, reusableQuery, type StatementText } from '../../db/reusable-query';
 import type { Db } from '../../db';
 
-/** A resume point as the event writer stores it (spec §4.4): the latest video position reported. */
+/** A resume point as the event writer stores it (visitor-behaviour §4.4): the latest video position reported. */
 export interface ResumePoint {
   leadId: string;
   pageId: string;
@@ -12,7 +12,7 @@ export interface ResumePoint {
 }
 
 /**
- * A lead's progress (DESIGN §4, §5.3): the page it is on (`leads.current_page_id`) and, per page,
+ * A lead's progress (architecture §4, §5.3): the page it is on (`leads.current_page_id`) and, per page,
  * completion and the video resume point (`lead_page_progress`). Page resolution and the hot tracking
  * read join the progress into their own single reads (site's lead-page.repo.ts, tracking.repo.ts:
  * decisions 0013, 0016); every other read and every write of it is here.

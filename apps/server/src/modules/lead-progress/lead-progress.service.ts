@@ -21,7 +21,7 @@ export interface PageProgress {
   lastVideoPosition: number | null;
 }
 
-/** What a visitor sees of its progress on a page (spec §3: isComplete, lastVideoSession). */
+/** What a visitor sees of its progress on a page (visitor-behaviour §3: isComplete, lastVideoSession). */
 export interface ProgressSeen {
   isComplete: boolean;
   endTimeVideo: number | null;
@@ -47,7 +47,7 @@ export function currentPageIndex(pages: readonly { id: string }[], currentPageId
 }
 
 /**
- * A lead's progress through its funnel (DESIGN §4, §5.3): which page it is on, which pages it has
+ * A lead's progress through its funnel (architecture §4, §5.3): which page it is on, which pages it has
  * completed, and where its video resumes. Leads start on the funnel's first page; watching a
  * NEXT-PAGE page's video completes it and moves the lead to the next page; the offer completes an
  * OFFERT page, after which that page takes no more tracking; the latest video position reported is

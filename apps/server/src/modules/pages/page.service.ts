@@ -71,7 +71,7 @@ export function pageTextChars(content: Partial<Record<(typeof PAGE_TEXT_FIELDS)[
 }
 
 /**
- * Rich text is sanitised when saved: the stored HTML is the authority (DESIGN §5.8). Escaping can
+ * Rich text is sanitised when saved: the stored HTML is the authority (architecture §5.8). Escaping can
  * lengthen text (& becomes &amp;): the limit holds for what is stored.
  */
 function sanitized<T extends Partial<PageContent>>(content: T, maxChars: number): T {

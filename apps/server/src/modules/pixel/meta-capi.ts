@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The Meta Conversions API, as far as Embudo uses it (DESIGN §5.10): website events sent from the
+ * The Meta Conversions API, as far as Embudo uses it (architecture §5.10): website events sent from the
  * server to `POST {apiUrl}/{pixelId}/events`. The base URL is configurable (PIXEL_API_URL) so that
  * tests point it at a local receiver.
  */

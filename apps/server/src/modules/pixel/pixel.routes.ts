@@ -8,8 +8,8 @@ import type { PixelService } from './pixel.service';
 export const PIXEL_BODY_LIMIT = 16 * 1024;
 
 /**
- * POST /api/funnel/track/pixel (spec §7), also answered without /api like every visitor call
- * (DESIGN §5.1); the unprefixed path stays out of the OpenAPI document. A done or skipped call is
+ * POST /api/funnel/track/pixel (visitor-behaviour §7), also answered without /api like every visitor call
+ * (architecture §5.1); the unprefixed path stays out of the OpenAPI document. A done or skipped call is
  * `{ success }`; a token that names no lead of the funnel is the visitor envelope's 404, and errors
  * carry the envelope too, as on every visitor call that takes a token.
  */

@@ -108,7 +108,7 @@ const INACTIVE: TrackAck = {
 };
 
 /**
- * Pixel calls of the visitor pages (spec §7, DESIGN §5.10): stored in the outbox, forwarded by the
+ * Pixel calls of the visitor pages (visitor-behaviour §7, architecture §5.10): stored in the outbox, forwarded by the
  * pixel worker. Only the funnel is stored with the event; its pixel id and access token are read when
  * the event is sent, so a corrected token is used by the retries.
  *

@@ -87,7 +87,7 @@ interface Batch {
 type Verdict = { send: Batch['items'][number]; pixel: CapiPixel } | { drop: string };
 
 /**
- * Forwards the pixel outbox to the Conversions API (DESIGN §5.10): claims due rows, sends them in one
+ * Forwards the pixel outbox to the Conversions API (architecture §5.10): claims due rows, sends them in one
  * request per pixel and per 1,000 events, retries failures with backoff, and drops only what Meta
  * would refuse for good (older than 7 days) or what has nowhere to go (the funnel lost its pixel).
  * Once Meta takes an event of a funnel, that funnel's failed events are retried at once.

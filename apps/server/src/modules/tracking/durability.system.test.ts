@@ -3,7 +3,7 @@ import { TEST_DIALECTS } from '../../../test/databases';
 import { formatResult, runDurability } from '../../../../../scripts/tracking-durability';
 
 /**
- * Every event that got a 2xx survives a crash (DESIGN §5.9: the answer is sent only after the event's
+ * Every event that got a 2xx survives a crash (architecture §5.9: the answer is sent only after the event's
  * transaction committed). The real server process takes a tracking load from 50 clients, is killed
  * with SIGKILL in the middle of it, and is started again on the same database; every acknowledged
  * event is then looked up by the id the server derives from (lead, kind, eventId).

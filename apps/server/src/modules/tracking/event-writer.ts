@@ -16,7 +16,7 @@ export type WriteOp =
       endDetails: string;
     }
   | { kind: 'touchSession'; id: string; at: number }
-  /** The lead's resume point on a page (spec §4.4): the latest video position reported. */
+  /** The lead's resume point on a page (visitor-behaviour §4.4): the latest video position reported. */
   | ({ kind: 'videoPosition' } & ResumePoint);
 
 interface Pending {
@@ -43,7 +43,7 @@ export interface EventWriterDeps {
 }
 
 /**
- * Group commit (DESIGN §5.9): writes that arrive while a transaction is committing wait for the next
+ * Group commit (architecture §5.9): writes that arrive while a transaction is committing wait for the next
  * one, so under load one commit carries hundreds of events, and an idle server commits at once. The
  * writer holds no SQL: it merges a batch's writes and asks the repositories for their statements
  * (event.repo.ts, and lead progress's resume point), each compiled once and filled in per write

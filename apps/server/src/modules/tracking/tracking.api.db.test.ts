@@ -23,7 +23,7 @@ import {
 } from '../../../test/visitor';
 
 /**
- * Page sessions, actions and video records (spec §4.3, §4.4, §5, §7; DESIGN §5.9) against a real
+ * Page sessions, actions and video records (visitor-behaviour §4.3, §4.4, §5, §7; architecture §5.9) against a real
  * server: what each call answers and which rows it leaves in the database.
  */
 

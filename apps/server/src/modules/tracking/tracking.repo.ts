@@ -95,7 +95,7 @@ export function createTrackingRepo(db: Db) {
     /**
      * In one read, for a record sent within a session: the lead the token names, whether its account
      * is active, the session if it is that lead's, and what decides whether the session's page still
-     * takes tracking (spec §5).
+     * takes tracking (visitor-behaviour §5).
      */
     sessionContext: async (tokenHash: string, sessionId: string) =>
       (await sessionContext({ tokenHash, sessionId }))[0],
@@ -105,7 +105,7 @@ export function createTrackingRepo(db: Db) {
         .select(['id', 'leadId', 'pageId', 'funnelId', 'endAt', 'endInferred'])
         .where('id', '=', id)
         .executeTakeFirst(),
-    /** Closes sessions whose end never arrived (DESIGN §5.9); returns how many. */
+    /** Closes sessions whose end never arrived (architecture §5.9); returns how many. */
     async closeStale(idleBefore: number): Promise<number> {
       const result = await db
         .updateTable('pageSessions')

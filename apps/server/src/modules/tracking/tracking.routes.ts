@@ -8,7 +8,7 @@ import { ack, type TrackingService } from './tracking.service';
 const TRACK_BODY_LIMIT = 64 * 1024;
 const NoopTrack = z.looseObject({ token: z.string().min(1).max(200) });
 
-/** Page sessions, actions and video records (spec §7). */
+/** Page sessions, actions and video records (visitor-behaviour §7). */
 export const trackingRoutes: FastifyPluginAsyncZod<{ tracking: TrackingService; noop?: boolean }> = async (
   app,
   { tracking, noop = false },

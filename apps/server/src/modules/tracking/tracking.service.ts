@@ -52,7 +52,7 @@ export function refusal(refused: LeadRefusal): TrackAck {
 export const toMs = (time: ClientTime): number => (typeof time === 'number' ? time : Date.parse(time));
 
 /**
- * Device details as stored: the user agent cut to 500 characters (spec §5), and the location's `ip`,
+ * Device details as stored: the user agent cut to 500 characters (visitor-behaviour §5), and the location's `ip`,
  * when the page sent one, replaced by the address the server saw (`context.ip`). The page's is its
  * own claim, which anyone can make: the stored one agrees with the visit's. The place the page looked
  * up beside it is kept, as the page's.
@@ -83,7 +83,7 @@ export interface TrackingServiceDeps {
 }
 
 /**
- * Page sessions, actions and video records (spec §4.3, §4.4, §5). Each answer 2xx means the event is
+ * Page sessions, actions and video records (visitor-behaviour §4.3, §4.4, §5). Each answer 2xx means the event is
  * committed; the same event sent again is stored once.
  */
 export function createTrackingService({ writer, progress, tracking, now = Date.now }: TrackingServiceDeps) {
@@ -137,7 +137,7 @@ export function createTrackingService({ writer, progress, tracking, now = Date.n
     if (!found) return { refused: UNKNOWN_TOKEN };
     if (refusalOf(found.subscriptionStatus) !== null) return { refused: INACTIVE };
     if (found.sessionId === null || found.pageId === null) return { refused: UNKNOWN_SESSION };
-    // Spec §5: nothing is tracked on an OFFERT page the lead has completed.
+    // visitor-behaviour §5: nothing is tracked on an OFFERT page the lead has completed.
     if (trackingClosedOn(found.buttonAction, found.completedAt)) return { refused: CLOSED };
     return { refused: null, leadId: found.leadId, session: { id: found.sessionId, pageId: found.pageId } };
   }
@@ -147,7 +147,7 @@ export function createTrackingService({ writer, progress, tracking, now = Date.n
       const { refused, lead } = await progress.byToken(input.token);
       if (refused !== null) return { ...refusal(refused), data: null };
       if (!lead.page) return { ...UNKNOWN_TOKEN, data: null };
-      // Spec §4.3: no session on an OFFERT page the lead has completed.
+      // visitor-behaviour §4.3: no session on an OFFERT page the lead has completed.
       if (await progress.trackingClosed(lead.leadId, lead.page.id, lead.page.buttonAction))
         return { ...CLOSED, data: null };
       const at = now();

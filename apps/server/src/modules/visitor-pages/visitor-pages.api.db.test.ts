@@ -17,7 +17,7 @@ import {
 import { hashToken } from '../../lib/tokens';
 
 /**
- * The calls that resolve a visitor's page (spec §3, §7; DESIGN §5.1, §5.2), against a real server
+ * The calls that resolve a visitor's page (visitor-behaviour §3, §7; architecture §5.1, §5.2), against a real server
  * with the demo seeded: POST /api/funnel/site, /funnel/site/preview and /funnel/landing.
  */
 

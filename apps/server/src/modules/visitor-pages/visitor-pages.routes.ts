@@ -16,7 +16,7 @@ import type { PageRecord } from '../pages/page.service';
 import { NO_PAGES, type VisitorPagesService } from './visitor-pages.service';
 import type { WebAssets } from './web-assets';
 
-/** The visitor API calls of spec §7 that resolve a page; each answers under /api and without it (DESIGN §5.1). */
+/** The visitor API calls of visitor-behaviour §7 that resolve a page; each answers under /api and without it (architecture §5.1). */
 export const siteApiRoutes: FastifyPluginAsyncZod<{ visitorPages: VisitorPagesService }> = async (
   app,
   { visitorPages },
@@ -58,7 +58,7 @@ export const siteApiRoutes: FastifyPluginAsyncZod<{ visitorPages: VisitorPagesSe
 };
 
 /**
- * Every other GET is a visitor page, rendered on the server with its data inlined (DESIGN §3).
+ * Every other GET is a visitor page, rendered on the server with its data inlined (architecture §3).
  */
 export const visitorPageRoutes: FastifyPluginAsyncZod<{
   visitorPages: VisitorPagesService;

@@ -122,8 +122,8 @@ const accountVersion = (row: AccountRow) =>
   `${row.subscriptionStatus}\u0000${row.slug}\u0000${row.name}\u0000${row.settings}`;
 
 /**
- * Page resolution (DESIGN §5.2): which account a host and slug name, which lead a token names, and
- * the page data of spec §3 for the lead's current page. Used by the JSON API and by server rendering.
+ * Page resolution (architecture §5.2): which account a host and slug name, which lead a token names, and
+ * the page data of visitor-behaviour §3 for the lead's current page. Used by the JSON API and by server rendering.
  */
 export function createVisitorPagesService(deps: VisitorPagesServiceDeps) {
   const {
@@ -378,7 +378,7 @@ export function createVisitorPagesService(deps: VisitorPagesServiceDeps) {
       return `${FOUND_PREFIX}${perLead.slice(0, -1)},${fixed.json}}}`;
     },
 
-    /** A preview token's page (spec §2.4 preview mode). Reads only: a preview never writes. */
+    /** A preview token's page (visitor-behaviour §2.4 preview mode). Reads only: a preview never writes. */
     async resolvePreview(lookup: { host: string; token: string }): Promise<SiteResponse> {
       return (await service.previewView(lookup)).response;
     },

@@ -5,7 +5,7 @@ import { playerFrame, refuseSource } from './adapter-kit';
 /**
  * The generic embedded player: an iframe of the page's `videoUrl` (http or https only). It speaks no
  * known protocol, so it reports `ready` once the iframe has loaded and nothing else; the page then
- * falls back to its 10 s timer (spec §4.5). Commands are no-ops; no message is read from the frame.
+ * falls back to its 10 s timer (visitor-behaviour §4.5). Commands are no-ops; no message is read from the frame.
  * A cross-origin frame does not reveal an HTTP error: a 404 page still loads, and still reports ready.
  *
  * What maps to which PlayerEvent: iframe `load` → ready. Nothing else.

@@ -32,7 +32,7 @@ export const mountHtml5: PlayerAdapter = async (source, { container, startAt, on
     video.addEventListener(
       'loadedmetadata',
       () => {
-        // The resume point, unless it lies beyond the end (spec §4.4: then the video starts at 0).
+        // The resume point, unless it lies beyond the end (visitor-behaviour §4.4: then the video starts at 0).
         if (startAt > 0 && startAt < video.duration) video.currentTime = startAt;
         emit({ type: 'duration', duration: video.duration });
         emit({ type: 'ready' });

@@ -17,7 +17,7 @@ import { playerFrame, refuseSource } from './adapter-kit';
  *   timeupdate / seeked / ended (time from `currentTime`);  panda_error → error (before ready: reject)
  * The seek that honours `startAt` is not reported as `seeked`: it is not the visitor skipping.
  *
- * Panda is the provider of spec §4.4 that also reports progress every 30 s. That report is the page's
+ * Panda is the provider of visitor-behaviour §4.4 that also reports progress every 30 s. That report is the page's
  * tracker's job (it owns the timer and the call); this adapter only supplies the timeupdate events.
  */
 
@@ -62,7 +62,7 @@ type PandaCommand = { type: 'play' } | { type: 'pause' } | { type: 'currentTime'
 export const mountPanda: PlayerAdapter = (source, { container, startAt, onEvent }) => {
   const url = pandaEmbedUrl(source);
   if (!url) {
-    // Spec §5 and §8: an invalid Panda URL is logged.
+    // visitor-behaviour §5 and §8: an invalid Panda URL is logged.
     return refuseSource(
       'Invalid Panda video URL',
       source.videoUrl ?? { id: source.videoId, library: source.videoLibrary },
@@ -82,7 +82,7 @@ export const mountPanda: PlayerAdapter = (source, { container, startAt, onEvent 
   let duration: number | null = null;
   // The position the resume seek goes to: the seeked event that lands there is not the visitor's.
   let initialSeek: number | null = null;
-  // The resume point waits for the duration (beyond it, the video restarts at 0, spec §4.4); if none
+  // The resume point waits for the duration (beyond it, the video restarts at 0, visitor-behaviour §4.4); if none
   // is known by the time the video plays, it is applied as is.
   let startPending = startAt > 0;
   // panda_seeked names no time: the target of this adapter's last seek stands in for it.

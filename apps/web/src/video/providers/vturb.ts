@@ -115,7 +115,7 @@ export const mountVturb: PlayerAdapter = (source, { container, startAt, onEvent 
       if (Number.isFinite(now) && now >= 0) time = now;
       return time;
     };
-    // The resume point waits for the duration: beyond it, the video restarts at 0 (spec §4.4).
+    // The resume point waits for the duration: beyond it, the video restarts at 0 (visitor-behaviour §4.4).
     let startPending = startAt > 0;
     const applyStart = () => {
       if (!startPending || !instance || duration === null) return;
