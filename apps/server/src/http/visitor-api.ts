@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -48,3 +48,8 @@ export function statusOf<const Declared extends readonly number[]>(
  * every request cost more than resolving it (decision 0015).
  */
 export const writeTrustedJson = () => (data: unknown) => JSON.stringify(data);
+
+/** Who sent a visitor call, as the services record it: the client address and its user agent. */
+export function visitorOf(req: FastifyRequest): { ip: string; userAgent: string | undefined } {
+  return { ip: req.ip, userAgent: req.headers['user-agent'] };
+}

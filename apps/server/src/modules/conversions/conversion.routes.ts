@@ -1,7 +1,7 @@
 import { ROUTES } from '@embudo/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerRoutes } from '../../http/contract-routes';
-import { statusOf } from '../../http/visitor-api';
+import { statusOf, visitorOf } from '../../http/visitor-api';
 import type { ConversionService } from './conversion.service';
 
 const BODY_LIMIT = 4 * 1024;
@@ -15,24 +15,15 @@ export const conversionRoutes: FastifyPluginAsyncZod<{ conversions: ConversionSe
     ROUTES.conversions,
     {
       videoViewed: async (req, reply) => {
-        const answer = await conversions.videoViewed(req.body, {
-          ip: req.ip,
-          userAgent: req.headers['user-agent'],
-        });
+        const answer = await conversions.videoViewed(req.body, visitorOf(req));
         return reply.status(statusOf(answer, [200, 403, 404, 409])).send(answer);
       },
       offerEvent: async (req, reply) => {
-        const answer = await conversions.offerEvent(req.body, {
-          ip: req.ip,
-          userAgent: req.headers['user-agent'],
-        });
+        const answer = await conversions.offerEvent(req.body, visitorOf(req));
         return reply.status(statusOf(answer, [200, 403, 404, 409])).send(answer);
       },
       prelaunch: async (req, reply) => {
-        const answer = await conversions.prelaunch(req.body, {
-          ip: req.ip,
-          userAgent: req.headers['user-agent'],
-        });
+        const answer = await conversions.prelaunch(req.body, visitorOf(req));
         return reply.status(statusOf(answer, [200, 403, 404, 409])).send(answer);
       },
       leadIp: (req) => {

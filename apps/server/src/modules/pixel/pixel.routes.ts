@@ -1,7 +1,7 @@
 import { ROUTES } from '@embudo/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerRoutes } from '../../http/contract-routes';
-import { statusOf } from '../../http/visitor-api';
+import { statusOf, visitorOf } from '../../http/visitor-api';
 import type { PixelService } from './pixel.service';
 
 /** A pixel call is a few hundred bytes; a user agent of 2,000 characters still fits easily. */
@@ -19,7 +19,7 @@ export const pixelRoutes: FastifyPluginAsyncZod<{ pixel: PixelService }> = async
       bodyLimit: PIXEL_BODY_LIMIT,
       config: { visitorEnvelope: true },
       handler: async (req, reply) => {
-        const answer = await pixel.record(req.body, { ip: req.ip, userAgent: req.headers['user-agent'] });
+        const answer = await pixel.record(req.body, visitorOf(req));
         return 'codeResponse' in answer
           ? reply.status(statusOf(answer, [200, 403, 404])).send(answer)
           : answer;

@@ -2,7 +2,7 @@ import { ROUTES, TrackAck, VisitorMessage } from '@embudo/contracts';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerRoutes } from '../../http/contract-routes';
-import { acceptBeaconBodies, statusOf, writeTrustedJson } from '../../http/visitor-api';
+import { acceptBeaconBodies, statusOf, visitorOf, writeTrustedJson } from '../../http/visitor-api';
 import { ack, type TrackingService } from './tracking.service';
 
 const TRACK_BODY_LIMIT = 64 * 1024;
@@ -24,17 +24,11 @@ export const trackingRoutes: FastifyPluginAsyncZod<{ tracking: TrackingService; 
     ROUTES.tracking,
     {
       startSession: async (req, reply) => {
-        const answer = await tracking.startSession(req.body, {
-          ip: req.ip,
-          userAgent: req.headers['user-agent'],
-        });
+        const answer = await tracking.startSession(req.body, visitorOf(req));
         return reply.status(statusOf(answer, [200, 403, 404])).send(answer);
       },
       endSession: async (req, reply) => {
-        const answer = await tracking.endSession(req.params.sessionId, req.body, {
-          ip: req.ip,
-          userAgent: req.headers['user-agent'],
-        });
+        const answer = await tracking.endSession(req.params.sessionId, req.body, visitorOf(req));
         return reply.status(statusOf(answer, [200, 403, 404])).send(answer);
       },
       action: async (req, reply) => {
