@@ -52,9 +52,15 @@ export const Account = z.object({
 });
 export type Account = z.infer<typeof Account>;
 
+/** A change of settings: only the fields sent change; no default stands in for one left out. */
+const SettingsChange = z.strictObject({
+  lpiButtonBgColor: AccountSettings.shape.lpiButtonBgColor.unwrap().optional(),
+  contactEmail: AccountSettings.shape.contactEmail.unwrap().optional(),
+});
+
 export const AccountUpdate = z.strictObject({
   name: Name.optional(),
-  settings: AccountSettings.partial().optional(),
+  settings: SettingsChange.optional(),
 });
 export type AccountUpdate = z.infer<typeof AccountUpdate>;
 
@@ -83,7 +89,7 @@ export function toAccountAnswer(account: Account): AccountAnswer {
  * (`lpiButtonBgColor`), still accepted so that existing clients keep working; when both are sent the
  * new name wins. Parsed into the stored form (AccountUpdate).
  */
-const StoredSettingsUpdate = AccountSettings.partial();
+const StoredSettingsUpdate = SettingsChange;
 
 export const AccountUpdateInput = z
   .strictObject({

@@ -55,6 +55,24 @@ describe.each(TEST_DIALECTS)('the account settings’ names over the API on %s',
     expect((await accountOf(key, 'GET')).settings.whatsappLandingButtonBgColor).toBe('#128c7e');
   });
 
+  it('changes only the settings a PATCH sends: the colour stays when the contact e-mail changes, and back', async () => {
+    const key = await newOwner();
+    await accountOf(key, 'PATCH', { settings: { whatsappLandingButtonBgColor: '#25d366' } });
+    const withEmail = await accountOf(key, 'PATCH', { settings: { contactEmail: 'hola@example.test' } });
+    expect(withEmail.settings).toEqual({
+      whatsappLandingButtonBgColor: '#25d366',
+      contactEmail: 'hola@example.test',
+    });
+    const withColour = await accountOf(key, 'PATCH', { settings: { lpiButtonBgColor: '#128c7e' } });
+    expect(withColour.settings).toEqual({
+      whatsappLandingButtonBgColor: '#128c7e',
+      contactEmail: 'hola@example.test',
+    });
+    const cleared = await accountOf(key, 'PATCH', { settings: { contactEmail: null } });
+    expect((await accountOf(key, 'GET')).settings).toEqual(cleared.settings);
+    expect(cleared.settings).toEqual({ whatsappLandingButtonBgColor: '#128c7e', contactEmail: null });
+  });
+
   it('prefers the new name when a PATCH sends both', async () => {
     const key = await newOwner();
     const patched = await accountOf(key, 'PATCH', {
