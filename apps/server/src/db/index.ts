@@ -6,12 +6,12 @@ import {
   CamelCasePlugin,
   Kysely,
   Migrator,
-  PostgresDialect,
   sql,
   SqliteDialect,
   type MigrationProvider,
 } from 'kysely';
 import pg from 'pg';
+import { CurrentSchemaPostgresDialect } from './current-schema-introspector';
 import { dialectOf, type Dialect } from './dialect';
 import { migrationsFor } from './migrations';
 import { allowDirectReads } from './reusable-query';
@@ -73,7 +73,7 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
       client.on('error', () => undefined);
     });
     const db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool }),
+      dialect: new CurrentSchemaPostgresDialect({ pool }),
       plugins: [new CamelCasePlugin()],
     });
     const url = new URL(databaseUrl);
