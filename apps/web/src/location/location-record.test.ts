@@ -1,26 +1,7 @@
-import { GeoAnswer } from '@embudo/contracts';
+import type { GeoAnswer } from '@embudo/contracts';
 import { describe, expect, it } from 'vitest';
 import { fallbackRecord, isLocationRecord, toRecord, toVisitorLocation } from './location';
-
-const ANSWER: GeoAnswer = GeoAnswer.parse({
-  ip: '203.0.113.7',
-  country_name: 'Spain',
-  country: 'ES',
-  country_code: 'ES',
-  region: 'Madrid',
-  region_code: 'MD',
-  city: 'Madrid',
-  postal: '28001',
-  latitude: 40.4168,
-  longitude: -3.7038,
-  timezone: 'Europe/Madrid',
-  currency: 'EUR',
-  languages: [{ code: 'es' }, { code: 'ca' }],
-  org: 'Example Telecom',
-  calling_code: '+34',
-});
-
-const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
+import { ANSWER, NOW } from './location.fixtures';
 
 describe('toRecord', () => {
   it('maps every field of the geolocation answer', () => {

@@ -1,29 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GeoAnswer } from '@embudo/contracts';
 import { LOCATION_CACHE_KEY, TIMING } from '@embudo/contracts/runtime';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fallbackRecord, lookupLocation, toRecord, type LocationDeps, type LocationRecord } from './location';
+import { ANSWER, NOW } from './location.fixtures';
 
-const ANSWER: GeoAnswer = GeoAnswer.parse({
-  ip: '203.0.113.7',
-  country_name: 'Spain',
-  country: 'ES',
-  country_code: 'ES',
-  region: 'Madrid',
-  region_code: 'MD',
-  city: 'Madrid',
-  postal: '28001',
-  latitude: 40.4168,
-  longitude: -3.7038,
-  timezone: 'Europe/Madrid',
-  currency: 'EUR',
-  languages: [{ code: 'es' }, { code: 'ca' }],
-  org: 'Example Telecom',
-  calling_code: '+34',
-});
-
-const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
 const DAY = TIMING.locationCacheTtl;
 
 /** A Storage in memory, counting writes. */
