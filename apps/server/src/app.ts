@@ -129,7 +129,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   await server.register(tlsAskRoute, { domains: services.domains });
   await server.register(
     async (owner) => {
-      owner.decorateRequest('owner', null);
+      owner.decorateRequest('ownerAccess', null);
       owner.addHook('onRequest', ownerAuthHook(services.accounts));
       await registerRateLimit(owner, config, ownerRateLimit(config.ownerLimits.requestsPerMinute));
       owner.addHook('onRoute', (route) => {

@@ -28,9 +28,9 @@ type Part<R, Key extends string, Name extends string> = R extends { [K in Key]: 
   : { [N in Name]?: never };
 
 /** What a call of the route takes: its path parameters, query and body, as the schemas take them. */
-export type RouteInput<R extends RouteContract> = Part<R, 'params', 'params'> &
-  Part<R, 'query', 'query'> &
-  Part<R, 'body', 'body'>;
+export type RouteInput<R extends RouteContract> = R extends RouteContract
+  ? Part<R, 'params', 'params'> & Part<R, 'query', 'query'> & Part<R, 'body', 'body'>
+  : never;
 
 type Success = 200 | 201 | 202 | 203 | 204;
 
@@ -116,6 +116,7 @@ export function callRoute<const R extends RoutePath>(
   input: RouteInput<ContractOf<R>>,
   options: CallOptions = {},
 ): Promise<RouteAnswer<ContractOf<R>>> {
-  const { body } = input as { body?: unknown };
-  return request(route.method, addressOf(route, input as { params?: object; query?: object }), body, options);
+  // Seen through `unknown`: the input's type is only for the caller (and too large a union to narrow).
+  const loose = input as unknown as { body?: unknown; params?: object; query?: object };
+  return request(route.method, addressOf(route, loose), loose.body, options);
 }

@@ -6,6 +6,8 @@ export const ApiError = z.object({
   code: z.string(),
   message: z.string(),
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  /** On a ROLE_REQUIRED 403: the least role that may do this (viewer, editor or owner). */
+  requiredRole: z.string().optional(),
 });
 export type ApiError = z.infer<typeof ApiError>;
 
@@ -19,6 +21,7 @@ export const ErrorCode = {
   malformedRequest: 'MALFORMED_REQUEST',
   unauthorized: 'UNAUTHORIZED',
   forbidden: 'FORBIDDEN',
+  roleRequired: 'ROLE_REQUIRED',
   notFound: 'NOT_FOUND',
   conflict: 'CONFLICT',
   rateLimited: 'RATE_LIMITED',

@@ -10,6 +10,8 @@ export * from './owner/page';
 export * from './owner/lead';
 export * from './owner/domain';
 export * from './owner/preview';
+export * from './owner/people';
+export * from './owner/api-key';
 export * from './visitor/site-context';
 export * from './visitor/site';
 export * from './visitor/envelope';

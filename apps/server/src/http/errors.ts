@@ -60,6 +60,7 @@ export function installErrorHandling(app: FastifyInstance): void {
         code: error.code,
         message: error.message,
         ...(error.issues ? { issues: error.issues } : {}),
+        ...error.extra,
       };
     } else if (error.code in FASTIFY_CODES) {
       const known = FASTIFY_CODES[error.code] as (typeof FASTIFY_CODES)[string];

@@ -12,6 +12,8 @@ export class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly issues?: Issue[],
+    /** Fields the answer carries beside code and message (`requiredRole` on ROLE_REQUIRED). */
+    readonly extra?: { requiredRole?: string },
   ) {
     super(message);
     this.name = 'HttpError';

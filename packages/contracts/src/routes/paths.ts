@@ -8,8 +8,11 @@
  */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Visitors' browsers (no credentials), owners (API key), or the operator's own machinery. */
-export type Audience = 'visitor' | 'owner' | 'operator';
+/**
+ * Visitors' browsers (no credentials); owners (an API key, or a Studio session cookie); the Studio's
+ * own sign-in routes (a session cookie, or none yet); or the operator's own machinery.
+ */
+export type Audience = 'visitor' | 'owner' | 'studio' | 'operator';
 
 export interface RoutePath {
   readonly method: HttpMethod;
@@ -29,11 +32,42 @@ export const OPERATOR_ROUTE_PATHS = {
   },
 } as const satisfies PathGroups;
 
-/** The owner API, under /api/owner (an API key). */
+/** The Studio's sign-in, under /api/auth (a session cookie; sign-in and first run need none yet). */
+export const STUDIO_ROUTE_PATHS = {
+  auth: {
+    setupState: { method: 'GET', path: '/api/auth/setup', audience: 'studio' },
+    setup: { method: 'POST', path: '/api/auth/setup', audience: 'studio' },
+    signIn: { method: 'POST', path: '/api/auth/sign-in', audience: 'studio' },
+    signOut: { method: 'POST', path: '/api/auth/sign-out', audience: 'studio' },
+    session: { method: 'GET', path: '/api/auth/session', audience: 'studio' },
+    switchAccount: { method: 'PUT', path: '/api/auth/session/account', audience: 'studio' },
+    updateProfile: { method: 'PATCH', path: '/api/auth/profile', audience: 'studio' },
+    changePassword: { method: 'PUT', path: '/api/auth/password', audience: 'studio' },
+    invitation: { method: 'GET', path: '/api/auth/invitations/:token', audience: 'studio' },
+    acceptInvitation: { method: 'POST', path: '/api/auth/invitations/:token/accept', audience: 'studio' },
+  },
+} as const satisfies PathGroups;
+
+/** The owner API, under /api/owner (an API key, or a Studio session). */
 export const OWNER_ROUTE_PATHS = {
   account: {
     get: { method: 'GET', path: '/api/owner/account', audience: 'owner' },
     update: { method: 'PATCH', path: '/api/owner/account', audience: 'owner' },
+  },
+  members: {
+    list: { method: 'GET', path: '/api/owner/members', audience: 'owner' },
+    update: { method: 'PATCH', path: '/api/owner/members/:id', audience: 'owner' },
+    remove: { method: 'DELETE', path: '/api/owner/members/:id', audience: 'owner' },
+  },
+  invitations: {
+    list: { method: 'GET', path: '/api/owner/invitations', audience: 'owner' },
+    create: { method: 'POST', path: '/api/owner/invitations', audience: 'owner' },
+    remove: { method: 'DELETE', path: '/api/owner/invitations/:id', audience: 'owner' },
+  },
+  apiKeys: {
+    list: { method: 'GET', path: '/api/owner/api-keys', audience: 'owner' },
+    create: { method: 'POST', path: '/api/owner/api-keys', audience: 'owner' },
+    remove: { method: 'DELETE', path: '/api/owner/api-keys/:id', audience: 'owner' },
   },
   funnels: {
     list: { method: 'GET', path: '/api/owner/funnels', audience: 'owner' },
@@ -102,9 +136,9 @@ export const VISITOR_ROUTE_PATHS = {
 } as const satisfies PathGroups;
 
 /** Every route's path. Pure: a bundle that only uses the visitor's paths keeps no other. */
+// Object.assign is typed for at most three sources (more would be `any`), hence two calls.
 export const ROUTE_PATHS = /* @__PURE__ */ Object.assign(
-  {},
-  OPERATOR_ROUTE_PATHS,
+  /* @__PURE__ */ Object.assign({}, OPERATOR_ROUTE_PATHS, STUDIO_ROUTE_PATHS),
   OWNER_ROUTE_PATHS,
   VISITOR_ROUTE_PATHS,
 );

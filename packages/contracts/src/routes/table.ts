@@ -1,9 +1,27 @@
 import { z } from 'zod';
 import { AccountAnswer, AccountUpdateInput } from '../owner/account';
+import { ApiKey, ApiKeyCreate, ApiKeyCreated } from '../owner/api-key';
 import { Domain, DomainCreate } from '../owner/domain';
 import { Funnel, FunnelCreate, FunnelUpdate } from '../owner/funnel';
 import { Lead, LeadCreate, LeadCreated, LeadImport, LeadImported, LeadList, LeadUpdate } from '../owner/lead';
 import { Page, PageCreate, PageUpdate } from '../owner/page';
+import {
+  FirstRunSetup,
+  Invitation,
+  InvitationAccept,
+  InvitationCreate,
+  InvitationCreated,
+  InvitationPreview,
+  InvitationTokenParams,
+  Member,
+  MemberUpdate,
+  PasswordChange,
+  ProfileUpdate,
+  SetupState,
+  SignIn,
+  StudioSession,
+  SwitchAccount,
+} from '../owner/people';
 import { PreviewCreate, PreviewCreated } from '../owner/preview';
 import { IdParams, NoQuery, PaginationQuery } from '../primitives';
 import {
@@ -66,7 +84,10 @@ export type Health = z.infer<typeof Health>;
 
 const P = ROUTE_PATHS;
 const tags = {
+  auth: ['studio sign-in'],
   account: ['account'],
+  members: ['members'],
+  apiKeys: ['API keys'],
   funnels: ['funnels'],
   pages: ['pages'],
   leads: ['leads'],
@@ -107,6 +128,69 @@ export const ROUTES = {
       query: z.strictObject({ domain: z.string().max(253) }),
     }),
   },
+  auth: {
+    setupState: route(P.auth.setupState, {
+      tags: tags.auth,
+      description: 'Whether the first run is still to be done: no user exists yet.',
+      response: { 200: SetupState },
+    }),
+    setup: route(P.auth.setup, {
+      tags: tags.auth,
+      description:
+        'Creates the first user as the owner of a new account, and signs them in. Only while no user ' +
+        'exists: afterwards a 409.',
+      body: FirstRunSetup,
+      response: { 201: StudioSession },
+    }),
+    signIn: route(P.auth.signIn, {
+      tags: tags.auth,
+      description:
+        'Signs in with e-mail and password and sets the session cookie. An unknown e-mail and a wrong ' +
+        'password get the same 401; attempts are limited per address and per e-mail (429).',
+      body: SignIn,
+      response: { 200: StudioSession },
+    }),
+    signOut: route(P.auth.signOut, {
+      tags: tags.auth,
+      description: 'Ends this session: its cookie stops working.',
+    }),
+    session: route(P.auth.session, {
+      tags: tags.auth,
+      description: 'Who is signed in, their accounts and the current one; 401 without a live session.',
+      response: { 200: StudioSession },
+    }),
+    switchAccount: route(P.auth.switchAccount, {
+      tags: tags.auth,
+      description: "Makes another of the user's accounts the current one (404 if not a member).",
+      body: SwitchAccount,
+      response: { 200: StudioSession },
+    }),
+    updateProfile: route(P.auth.updateProfile, {
+      tags: tags.auth,
+      body: ProfileUpdate,
+      response: { 200: StudioSession },
+    }),
+    changePassword: route(P.auth.changePassword, {
+      tags: tags.auth,
+      description: "Changes the user's password and signs out every other session of theirs.",
+      body: PasswordChange,
+    }),
+    invitation: route(P.auth.invitation, {
+      tags: tags.auth,
+      description: 'What an invitation link offers; 404 once used, revoked or expired.',
+      params: InvitationTokenParams,
+      response: { 200: InvitationPreview },
+    }),
+    acceptInvitation: route(P.auth.acceptInvitation, {
+      tags: tags.auth,
+      description:
+        'Joins the account: a signed-in user sends no body; anyone else sends name, e-mail and password ' +
+        'to create their user. Signs in and makes the account current.',
+      params: InvitationTokenParams,
+      body: InvitationAccept,
+      response: { 200: StudioSession },
+    }),
+  },
   account: {
     get: route(P.account.get, { tags: tags.account, response: { 200: AccountAnswer } }),
     update: route(P.account.update, {
@@ -116,6 +200,52 @@ export const ROUTES = {
         'the old name is still accepted (the new one wins when both are sent), and answers carry the new name.',
       body: AccountUpdateInput,
       response: { 200: AccountAnswer },
+    }),
+  },
+  members: {
+    list: route(P.members.list, { tags: tags.members, response: { 200: z.array(Member) } }),
+    update: route(P.members.update, {
+      tags: tags.members,
+      description:
+        "Changes a member's role (the id is the user's). An account keeps at least one owner (409).",
+      params: IdParams,
+      body: MemberUpdate,
+      response: { 200: Member },
+    }),
+    remove: route(P.members.remove, {
+      tags: tags.members,
+      description:
+        "Removes a member (the id is the user's) and ends their sessions in this account. An account " +
+        'keeps at least one owner (409).',
+      params: IdParams,
+    }),
+  },
+  invitations: {
+    list: route(P.invitations.list, {
+      tags: tags.members,
+      description: 'Invitations not yet used, revoked or expired.',
+      response: { 200: z.array(Invitation) },
+    }),
+    create: route(P.invitations.create, {
+      tags: tags.members,
+      description: 'A one-time link for someone to join with the role given; the link is shown only here.',
+      body: InvitationCreate,
+      response: { 201: InvitationCreated },
+    }),
+    remove: route(P.invitations.remove, { tags: tags.members, params: IdParams }),
+  },
+  apiKeys: {
+    list: route(P.apiKeys.list, { tags: tags.apiKeys, response: { 200: z.array(ApiKey) } }),
+    create: route(P.apiKeys.create, {
+      tags: tags.apiKeys,
+      description: 'A new API key; the key is shown only here and stored hashed.',
+      body: ApiKeyCreate,
+      response: { 201: ApiKeyCreated },
+    }),
+    remove: route(P.apiKeys.remove, {
+      tags: tags.apiKeys,
+      description: 'Revokes a key: it stops working at once.',
+      params: IdParams,
     }),
   },
   funnels: {
@@ -182,7 +312,12 @@ export const ROUTES = {
       body: LeadUpdate,
       response: { 200: Lead },
     }),
-    remove: route(P.leads.remove, { tags: tags.leads, params: IdParams }),
+    remove: route(P.leads.remove, {
+      tags: tags.leads,
+      description:
+        'Erases the lead with everything recorded about them (sessions, video, actions, conversions).',
+      params: IdParams,
+    }),
   },
   domains: {
     list: route(P.domains.list, { tags: tags.domains, response: { 200: z.array(Domain) } }),

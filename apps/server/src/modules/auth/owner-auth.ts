@@ -1,14 +1,15 @@
-import type { Account } from '@embudo/contracts';
+import type { Account, Role } from '@embudo/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { RateLimitRule } from '../../http/rate-limit';
 import { unauthorized } from '../../lib/http-errors';
 import { API_KEY_PREFIX, hashToken } from '../../lib/tokens';
 import type { AccountService } from '../accounts/account.service';
-import { requireWriteAccess } from './permissions';
+import { requireRole as roleCheck, requireWriteAccess, type OwnerAccess } from './permissions';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    owner: Account | null;
+    /** Set by the owner API's authentication hook. */
+    ownerAccess: OwnerAccess | null;
   }
 }
 
@@ -31,14 +32,18 @@ export function ownerAuthHook(accounts: Pick<AccountService, 'authenticate'>) {
     const owner = await accounts.authenticate(key);
     if (!owner) throw unauthorized('unknown API key');
     requireWriteAccess(owner, request.method);
-    request.owner = owner;
+    // An API key acts as its account's owner.
+    request.ownerAccess = { account: owner, role: 'owner', userId: null };
   };
 }
 
-/** The authenticated owner of a request that passed ownerAuthHook. */
-export function ownerOf(request: FastifyRequest): Account {
-  if (!request.owner) throw unauthorized('not authenticated');
-  return request.owner;
+/**
+ * The permission check at the top of each owner route: the account the request acts on, when the
+ * caller's role there includes `needed` (401 unauthenticated, 403 naming the role otherwise).
+ */
+export function requireRole(request: FastifyRequest, needed: Role): Account {
+  if (!request.ownerAccess) throw unauthorized('not authenticated');
+  return roleCheck(request.ownerAccess, needed);
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { Account } from '@embudo/contracts';
-import { forbidden, notFound } from '../../lib/http-errors';
+import { ErrorCode, roleIncludes, type Account, type Role } from '@embudo/contracts';
+import { forbidden, HttpError, notFound } from '../../lib/http-errors';
 
 /** Permission checks are plain functions (one rule each), called by services. */
 
@@ -32,5 +32,28 @@ export function requireWriteAccess(owner: Pick<Account, 'subscriptionStatus'>, m
   throw forbidden(
     "this account's subscription is inactive: its owner API only reads (GET); writes are refused " +
       'until the subscription is active again',
+  );
+}
+
+/** Who is calling the owner API, in which account, with which role (an API key acts as the owner). */
+export interface OwnerAccess {
+  account: Account;
+  role: Role;
+  /** The signed-in user; null for an API key. */
+  userId: string | null;
+}
+
+/**
+ * The account to act on, if the caller's role includes `needed`; a 403 naming the role otherwise
+ * (`requiredRole` in the answer, so the Studio can say which role is needed).
+ */
+export function requireRole(access: OwnerAccess, needed: Role): Account {
+  if (roleIncludes(access.role, needed)) return access.account;
+  throw new HttpError(
+    403,
+    ErrorCode.roleRequired,
+    `this needs the ${needed} role in this account; yours is ${access.role}`,
+    undefined,
+    { requiredRole: needed },
   );
 }

@@ -2,15 +2,16 @@ import { ROUTES } from '@embudo/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerRoutes } from '../../http/contract-routes';
 import { forbidden } from '../../lib/http-errors';
-import { ownerOf } from '../auth/owner-auth';
+import { requireRole } from '../auth/owner-auth';
 import type { DomainService } from './domain.service';
 
 export const domainRoutes: FastifyPluginAsyncZod<{ domains: DomainService }> = async (app, { domains }) => {
   registerRoutes(app, ROUTES.domains, {
-    list: (req) => domains.list(ownerOf(req)),
-    create: async (req, reply) => reply.status(201).send(await domains.create(ownerOf(req), req.body)),
+    list: (req) => domains.list(requireRole(req, 'viewer')),
+    create: async (req, reply) =>
+      reply.status(201).send(await domains.create(requireRole(req, 'owner'), req.body)),
     remove: async (req, reply) => {
-      await domains.remove(ownerOf(req), req.params.id);
+      await domains.remove(requireRole(req, 'owner'), req.params.id);
       return reply.status(204).send();
     },
   });

@@ -1,7 +1,7 @@
 import { OWNER_LIMIT_DEFAULTS, ROUTES } from '@embudo/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerRoutes } from '../../http/contract-routes';
-import { ownerOf } from '../auth/owner-auth';
+import { requireRole } from '../auth/owner-auth';
 import type { FunnelService } from './funnel.service';
 
 export const funnelRoutes: FastifyPluginAsyncZod<{ funnels: FunnelService }> = async (app, { funnels }) => {
@@ -9,12 +9,18 @@ export const funnelRoutes: FastifyPluginAsyncZod<{ funnels: FunnelService }> = a
     app,
     ROUTES.funnels,
     {
-      list: (req) => funnels.list(ownerOf(req)),
-      create: async (req, reply) => reply.status(201).send(await funnels.create(ownerOf(req), req.body)),
-      get: (req) => funnels.get(ownerOf(req), req.params.id),
-      update: (req) => funnels.update(ownerOf(req), req.params.id, req.body),
+      list: (req) => funnels.list(requireRole(req, 'viewer')),
+      create: async (req, reply) =>
+        reply.status(201).send(await funnels.create(requireRole(req, 'editor'), req.body)),
+      get: (req) => funnels.get(requireRole(req, 'viewer'), req.params.id),
+      update: (req) =>
+        funnels.update(
+          requireRole(req, req.body.pixel === undefined ? 'editor' : 'owner'),
+          req.params.id,
+          req.body,
+        ),
       remove: async (req, reply) => {
-        await funnels.remove(ownerOf(req), req.params.id);
+        await funnels.remove(requireRole(req, 'editor'), req.params.id);
         return reply.status(204).send();
       },
     },

@@ -1,7 +1,7 @@
 import { ROUTES } from '@embudo/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerRoutes } from '../../http/contract-routes';
-import { ownerOf } from '../auth/owner-auth';
+import { requireRole } from '../auth/owner-auth';
 import type { LeadService } from './lead.service';
 
 /** An import of the maximum 5,000 leads with long names and e-mails stays under this. */
@@ -9,18 +9,18 @@ const IMPORT_BODY_LIMIT = 4 * 1024 * 1024;
 
 export const leadRoutes: FastifyPluginAsyncZod<{ leads: LeadService }> = async (app, { leads }) => {
   registerRoutes(app, ROUTES.leads, {
-    list: (req) => leads.list(ownerOf(req), req.params.id, req.query),
+    list: (req) => leads.list(requireRole(req, 'viewer'), req.params.id, req.query),
     create: async (req, reply) =>
-      reply.status(201).send(await leads.create(ownerOf(req), req.params.id, req.body)),
+      reply.status(201).send(await leads.create(requireRole(req, 'editor'), req.params.id, req.body)),
     import: {
       bodyLimit: IMPORT_BODY_LIMIT,
       handler: async (req, reply) =>
-        reply.status(201).send(await leads.import(ownerOf(req), req.params.id, req.body.leads)),
+        reply.status(201).send(await leads.import(requireRole(req, 'editor'), req.params.id, req.body.leads)),
     },
-    get: (req) => leads.get(ownerOf(req), req.params.id),
-    update: (req) => leads.update(ownerOf(req), req.params.id, req.body),
+    get: (req) => leads.get(requireRole(req, 'viewer'), req.params.id),
+    update: (req) => leads.update(requireRole(req, 'editor'), req.params.id, req.body),
     remove: async (req, reply) => {
-      await leads.remove(ownerOf(req), req.params.id);
+      await leads.remove(requireRole(req, 'editor'), req.params.id);
       return reply.status(204).send();
     },
   });

@@ -1,7 +1,7 @@
 import { OWNER_LIMIT_DEFAULTS, ROUTES } from '@embudo/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerRoutes } from '../../http/contract-routes';
-import { ownerOf } from '../auth/owner-auth';
+import { requireRole } from '../auth/owner-auth';
 import type { PageService } from './page.service';
 
 export const pageRoutes: FastifyPluginAsyncZod<{ pages: PageService }> = async (app, { pages }) => {
@@ -9,13 +9,13 @@ export const pageRoutes: FastifyPluginAsyncZod<{ pages: PageService }> = async (
     app,
     ROUTES.pages,
     {
-      list: (req) => pages.list(ownerOf(req), req.params.id),
+      list: (req) => pages.list(requireRole(req, 'viewer'), req.params.id),
       create: async (req, reply) =>
-        reply.status(201).send(await pages.create(ownerOf(req), req.params.id, req.body)),
-      get: (req) => pages.get(ownerOf(req), req.params.id),
-      update: (req) => pages.update(ownerOf(req), req.params.id, req.body),
+        reply.status(201).send(await pages.create(requireRole(req, 'editor'), req.params.id, req.body)),
+      get: (req) => pages.get(requireRole(req, 'viewer'), req.params.id),
+      update: (req) => pages.update(requireRole(req, 'editor'), req.params.id, req.body),
       remove: async (req, reply) => {
-        await pages.remove(ownerOf(req), req.params.id);
+        await pages.remove(requireRole(req, 'editor'), req.params.id);
         return reply.status(204).send();
       },
     },

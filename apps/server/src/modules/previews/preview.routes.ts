@@ -1,7 +1,7 @@
 import { ROUTES } from '@embudo/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerRoutes } from '../../http/contract-routes';
-import { ownerOf } from '../auth/owner-auth';
+import { requireRole } from '../auth/owner-auth';
 import type { PreviewService } from './preview.service';
 
 export const previewRoutes: FastifyPluginAsyncZod<{ previews: PreviewService }> = async (
@@ -12,7 +12,11 @@ export const previewRoutes: FastifyPluginAsyncZod<{ previews: PreviewService }> 
     create: async (req, reply) =>
       reply
         .status(201)
-        .send(await previews.create(ownerOf(req), req.params.id, { ttlMinutes: req.body?.ttlMinutes })),
+        .send(
+          await previews.create(requireRole(req, 'editor'), req.params.id, {
+            ttlMinutes: req.body?.ttlMinutes,
+          }),
+        ),
   });
   return Promise.resolve();
 };
