@@ -817,6 +817,16 @@ function rowsOfAccount(db: Db, accountId: string): RowsOf {
         .selectAll()
         .where((eb) => eb.or([eb('accountId', '=', accountId), eb('funnelId', 'in', funnels)]))
         .execute(),
+    // The Studio's people (migration 0008): A's members, their sessions in A, A's invitations.
+    users: () =>
+      db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', 'in', db.selectFrom('memberships').select('userId').where('accountId', '=', accountId))
+        .execute(),
+    memberships: () => db.selectFrom('memberships').selectAll().where('accountId', '=', accountId).execute(),
+    sessions: () => db.selectFrom('sessions').selectAll().where('currentAccountId', '=', accountId).execute(),
+    invitations: () => db.selectFrom('invitations').selectAll().where('accountId', '=', accountId).execute(),
   };
 }
 
