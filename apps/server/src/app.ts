@@ -48,6 +48,8 @@ export interface AppOptions {
   database: DatabaseHandle;
   /** Where log lines go; default stdout. Tests pass a stream to read them. */
   logStream?: NodeJS.WritableStream;
+  /** The clock of Studio sessions; tests move it to see sessions expire. */
+  now?: () => number;
 }
 
 export interface App {
@@ -55,7 +57,7 @@ export interface App {
   services: Services;
 }
 
-export async function buildApp({ config, database, logStream }: AppOptions): Promise<App> {
+export async function buildApp({ config, database, logStream, now }: AppOptions): Promise<App> {
   const server = Fastify({
     logger: {
       level: config.logLevel,
@@ -81,7 +83,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
-  const services = await createServices(database, config, server.log);
+  const services = await createServices(database, { ...config, ...(now ? { now } : {}) }, server.log);
   server.setValidatorCompiler(validatorCompiler);
   server.setSerializerCompiler(serializerCompiler);
   installErrorHandling(server);
