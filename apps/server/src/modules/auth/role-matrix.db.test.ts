@@ -129,6 +129,13 @@ const VARIANTS: { name: string; route: string; case: Case }[] = [
   },
 ];
 
+/**
+ * Routes of the table whose handlers another branch brings (the API keys' routes, issue 18): their
+ * cells are skipped while the server has no such route, and this list must name exactly those, so a
+ * route can neither go missing unnoticed nor stay listed once it is served.
+ */
+const AWAITING_HANDLERS: readonly string[] = ['apiKeys.list', 'apiKeys.create', 'apiKeys.remove'];
+
 const TABLE_ROUTES = Object.entries(OWNER_ROUTE_PATHS).flatMap(([group, routes]) =>
   Object.entries(routes).map(([key, route]) => ({ name: `${group}.${key}`, method: route.method, path: route.path })),
 );
@@ -216,6 +223,13 @@ describe.each(TEST_DIALECTS)('the role matrix of the owner API on %s', (dialect)
     expect(Object.keys(EXPECTED).filter((name) => !names.includes(name)), 'expectations of no route').toEqual([]);
   });
 
+  const served = (route: { method: string; path: string }) =>
+    server.server.hasRoute({ method: route.method, url: route.path });
+
+  it('serves every route of the table but those awaiting their handlers', () => {
+    expect(TABLE_ROUTES.filter((r) => !served(r)).map((r) => r.name)).toEqual(AWAITING_HANDLERS);
+  });
+
   const cells = [
     ...TABLE_ROUTES.map((r) => ({ ...r, label: r.name, case: EXPECTED[r.name] })),
     ...VARIANTS.map((v) => {
@@ -225,8 +239,9 @@ describe.each(TEST_DIALECTS)('the role matrix of the owner API on %s', (dialect)
     }),
   ].flatMap((r) => CALLERS.map((caller) => ({ ...r, caller, name: `${r.label} (${r.method} ${r.path}) · ${caller}` })));
 
-  it.each(cells)('$name', async ({ method, path, caller, case: spec }) => {
+  it.for(cells)('$name', async ({ method, path, caller, case: spec }, { skip }) => {
     if (!spec) throw new Error('no expectation for this route: add it to EXPECTED');
+    if (!served({ method, path })) skip(`${method} ${path} has no handler in this build yet`);
     const url = spec.target === undefined ? path : path.replace(':id', await make(spec.target));
     const before = await everyRow();
     const answer = await call(caller, method, url, spec.body?.());
