@@ -41,7 +41,7 @@ const NOBODY = {
 function checkNewPassword(password: string, field: 'body.password' | 'body.newPassword'): void {
   if (isCommonPassword(password)) {
     const message = 'this password is too common: choose one that others do not use';
-    throw badRequest(`${field}: ${message}`, [{ path: field, message }]);
+    throw badRequest(message, [{ path: field, message }]);
   }
 }
 
