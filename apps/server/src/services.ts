@@ -39,7 +39,9 @@ import { createTrackingRepo } from './modules/tracking/tracking.repo';
 import { createTrackingService } from './modules/tracking/tracking.service';
 
 export type ServicesConfig = Pick<Config, 'publicUrl' | 'baseDomains'> &
-  Partial<Pick<Config, 'geoDatabase' | 'legalContactEmail' | 'ownerLimits' | 'contentCacheBytes' | 'studio'>> & {
+  Partial<
+    Pick<Config, 'geoDatabase' | 'legalContactEmail' | 'ownerLimits' | 'contentCacheBytes' | 'studio'>
+  > & {
     /** Tests count or replace password hashing (decision 21). */
     passwords?: PasswordHasher;
     /** Tests move the clock of sessions. */
@@ -161,7 +163,13 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     invitationUrl: links.invitationUrl,
     ...clock,
   });
-  const studioAuth = createStudioAuthService({ users, sessions, members, accounts, firstRun: users.firstRun });
+  const studioAuth = createStudioAuthService({
+    users,
+    sessions,
+    members,
+    accounts,
+    firstRun: users.firstRun,
+  });
   return {
     secret,
     links,

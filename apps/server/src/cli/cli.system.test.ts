@@ -54,7 +54,10 @@ describe.each(TEST_DIALECTS)('embudo CLI on %s', (dialect) => {
   const withServices = async <T>(use: (services: Services, db: Db) => Promise<T>): Promise<T> => {
     const database = openDatabase(databaseUrl);
     try {
-      const services = await createServices(database, { publicUrl: 'http://localhost:3000', baseDomains: [] });
+      const services = await createServices(database, {
+        publicUrl: 'http://localhost:3000',
+        baseDomains: [],
+      });
       return await use(services, database.db);
     } finally {
       await database.close();
@@ -150,28 +153,91 @@ describe.each(TEST_DIALECTS)('embudo CLI on %s', (dialect) => {
     const twice = await embudo('user', 'create', '--email', 'ana@example.com', '--name', 'Ana');
     expect(twice.code).toBe(1);
     expect(twice.stderr).toContain('a user with the e-mail ana@example.com already exists');
-    const common = await embudo('user', 'create', '--email', 'b@example.com', '--name', 'B', '--password', 'qwertyuiop');
+    const common = await embudo(
+      'user',
+      'create',
+      '--email',
+      'b@example.com',
+      '--name',
+      'B',
+      '--password',
+      'qwertyuiop',
+    );
     expect(common.code).toBe(1);
     expect(common.stderr).toContain('this password is too common');
-    const short = await embudo('user', 'create', '--email', 'b@example.com', '--name', 'B', '--password', 'short');
+    const short = await embudo(
+      'user',
+      'create',
+      '--email',
+      'b@example.com',
+      '--name',
+      'B',
+      '--password',
+      'short',
+    );
     expect(short.code).toBe(1);
     expect(short.stderr).toContain('password: at least 10 characters');
-    const given = await embudo('user', 'create', '--email', 'b@example.com', '--name', 'B', '--password', 'my own long passphrase');
+    const given = await embudo(
+      'user',
+      'create',
+      '--email',
+      'b@example.com',
+      '--name',
+      'B',
+      '--password',
+      'my own long passphrase',
+    );
     expect(given.code, given.stderr).toBe(0);
     expect(given.stdout).not.toContain('my own long passphrase');
 
     const account = await embudo('account', 'create', '--slug', 'studio-co', '--name', 'Studio Co');
     expect(account.code, account.stderr).toBe(0);
-    const added = await embudo('member', 'add', '--email', 'ana@example.com', '--account', 'studio-co', '--role', 'editor');
+    const added = await embudo(
+      'member',
+      'add',
+      '--email',
+      'ana@example.com',
+      '--account',
+      'studio-co',
+      '--role',
+      'editor',
+    );
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout).toContain("ana@example.com is now editor of 'studio-co'");
-    const again = await embudo('member', 'add', '--email', 'ana@example.com', '--account', 'studio-co', '--role', 'owner');
+    const again = await embudo(
+      'member',
+      'add',
+      '--email',
+      'ana@example.com',
+      '--account',
+      'studio-co',
+      '--role',
+      'owner',
+    );
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("already a member of 'studio-co' as editor");
-    const badRole = await embudo('member', 'add', '--email', 'b@example.com', '--account', 'studio-co', '--role', 'admin');
+    const badRole = await embudo(
+      'member',
+      'add',
+      '--email',
+      'b@example.com',
+      '--account',
+      'studio-co',
+      '--role',
+      'admin',
+    );
     expect(badRole.code).toBe(1);
     expect(badRole.stderr).toContain('role:');
-    const nobody = await embudo('member', 'add', '--email', 'nobody@example.com', '--account', 'studio-co', '--role', 'viewer');
+    const nobody = await embudo(
+      'member',
+      'add',
+      '--email',
+      'nobody@example.com',
+      '--account',
+      'studio-co',
+      '--role',
+      'viewer',
+    );
     expect(nobody.code).toBe(1);
     expect(nobody.stderr).toContain('no user with the e-mail nobody@example.com');
 

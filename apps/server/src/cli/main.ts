@@ -99,10 +99,14 @@ const generatedPassword = () => randomBytes(15).toString('base64url');
 /** The password given, checked as the Studio checks a new one (length here, commonness by the service). */
 const givenPassword = (password: string) => z.object({ password: NewPassword }).parse({ password }).password;
 
-const user = program.command('user').description("the Studio's users: people who sign in with e-mail and password");
+const user = program
+  .command('user')
+  .description("the Studio's users: people who sign in with e-mail and password");
 user
   .command('create')
-  .description('create a user (no account yet: add them with `member add`); prints a generated password if none is given')
+  .description(
+    'create a user (no account yet: add them with `member add`); prints a generated password if none is given',
+  )
   .requiredOption('--email <email>', 'their e-mail, which they sign in with')
   .requiredOption('--name <name>', 'their name')
   .option('--password <password>', 'at least 10 characters; generated and printed when left out')
@@ -116,7 +120,9 @@ user
         json: { user: created, ...shown },
         text: [
           `user ${created.email} created`,
-          ...(o.password === undefined ? [`password (shown once, to change in the Studio): ${password}`] : []),
+          ...(o.password === undefined
+            ? [`password (shown once, to change in the Studio): ${password}`]
+            : []),
         ],
       };
     }),
@@ -144,7 +150,7 @@ user
     }),
   );
 
-const member = program.command('member').description("who belongs to an account, with which role");
+const member = program.command('member').description('who belongs to an account, with which role');
 member
   .command('add')
   .description('make a user a member of an account with a role: viewer, editor or owner')
@@ -319,7 +325,10 @@ program
     run<JsonOption>(async ({ services, config }) => {
       const demo = await seedDemo(services, config.publicUrl);
       const studio = await seedDemoOwner(services, demo.accountSlug);
-      return { json: { ...demo, studio }, text: [...formatDemoLinks(demo).slice(1), ...formatDemoStudio(studio)] };
+      return {
+        json: { ...demo, studio },
+        text: [...formatDemoLinks(demo).slice(1), ...formatDemoStudio(studio)],
+      };
     }),
   );
 

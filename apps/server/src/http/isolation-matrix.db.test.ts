@@ -613,7 +613,11 @@ const ROUTES: RouteCase[] = [
       ['PATCH', '/api/auth/profile', '/api/auth/profile'],
       ['PUT', '/api/auth/password', '/api/auth/password'],
       ['GET', '/api/auth/invitations/:token', '/api/auth/invitations/not-an-invitation-token-at-all'],
-      ['POST', '/api/auth/invitations/:token/accept', '/api/auth/invitations/not-an-invitation-token-at-all/accept'],
+      [
+        'POST',
+        '/api/auth/invitations/:token/accept',
+        '/api/auth/invitations/not-an-invitation-token-at-all/accept',
+      ],
     ] as const
   ).map(([method, route, path]) =>
     open(method, route, 'a Studio session cookie (or none yet), never a key', () => ({ method, path })),
@@ -965,7 +969,9 @@ describe.each(TEST_DIALECTS)('isolation matrix on %s', (dialect) => {
         break;
       }
       case 'spareInvitation':
-        target.spare = (await created(InvitationCreated, a.key, '/invitations', { role: 'viewer' })).invitation.id;
+        target.spare = (
+          await created(InvitationCreated, a.key, '/invitations', { role: 'viewer' })
+        ).invitation.id;
         break;
     }
     return target;

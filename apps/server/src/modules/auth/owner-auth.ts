@@ -86,7 +86,11 @@ export function ownerAuthHook(accounts: Pick<AccountService, 'authenticate'>, st
   };
 }
 
-async function cookieAccess(request: FastifyRequest, token: string, studio: CookieAuth): Promise<OwnerAccess> {
+async function cookieAccess(
+  request: FastifyRequest,
+  token: string,
+  studio: CookieAuth,
+): Promise<OwnerAccess> {
   const session = await studio.sessions.resolve(token);
   if (!session) throw unauthorized('your Studio session has ended: sign in again');
   requireStudioOrigin(request, studio.studioOrigin);

@@ -1,4 +1,11 @@
-import { ApiError, ErrorCode, OWNER_ROUTE_PATHS, type Account, type Role } from '@embudo/contracts';
+import {
+  ApiError,
+  ErrorCode,
+  OWNER_ROUTE_PATHS,
+  type Account,
+  type Role,
+  type RoutePath,
+} from '@embudo/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '../../../test/databases';
@@ -137,7 +144,11 @@ const VARIANTS: { name: string; route: string; case: Case }[] = [
 const AWAITING_HANDLERS: readonly string[] = ['apiKeys.list', 'apiKeys.create', 'apiKeys.remove'];
 
 const TABLE_ROUTES = Object.entries(OWNER_ROUTE_PATHS).flatMap(([group, routes]) =>
-  Object.entries(routes).map(([key, route]) => ({ name: `${group}.${key}`, method: route.method, path: route.path })),
+  Object.entries(routes as Record<string, RoutePath>).map(([key, route]) => ({
+    name: `${group}.${key}`,
+    method: route.method,
+    path: route.path,
+  })),
 );
 
 describe.each(TEST_DIALECTS)('the role matrix of the owner API on %s', (dialect) => {
@@ -219,8 +230,14 @@ describe.each(TEST_DIALECTS)('the role matrix of the owner API on %s', (dialect)
 
   it('has an expectation for every route of the table, and none for a route it does not have', () => {
     const names = TABLE_ROUTES.map((r) => r.name);
-    expect(names.filter((name) => !(name in EXPECTED)), 'routes without an expectation').toEqual([]);
-    expect(Object.keys(EXPECTED).filter((name) => !names.includes(name)), 'expectations of no route').toEqual([]);
+    expect(
+      names.filter((name) => !(name in EXPECTED)),
+      'routes without an expectation',
+    ).toEqual([]);
+    expect(
+      Object.keys(EXPECTED).filter((name) => !names.includes(name)),
+      'expectations of no route',
+    ).toEqual([]);
   });
 
   const served = (route: { method: string; path: string }) =>
@@ -237,7 +254,9 @@ describe.each(TEST_DIALECTS)('the role matrix of the owner API on %s', (dialect)
       if (!r) throw new Error(`no route ${v.route}`);
       return { ...r, label: v.name, case: v.case };
     }),
-  ].flatMap((r) => CALLERS.map((caller) => ({ ...r, caller, name: `${r.label} (${r.method} ${r.path}) · ${caller}` })));
+  ].flatMap((r) =>
+    CALLERS.map((caller) => ({ ...r, caller, name: `${r.label} (${r.method} ${r.path}) · ${caller}` })),
+  );
 
   it.for(cells)('$name', async ({ method, path, caller, case: spec }, { skip }) => {
     if (!spec) throw new Error('no expectation for this route: add it to EXPECTED');

@@ -50,7 +50,12 @@ const toInvitation = (row: InvitationRow): Invitation => ({
 });
 
 /** Who belongs to an account with which role, and the links that let someone join (architecture §7). */
-export function createMemberService({ members, endSessionsInAccount, invitationUrl, now = Date.now }: MemberServiceDeps) {
+export function createMemberService({
+  members,
+  endSessionsInAccount,
+  invitationUrl,
+  now = Date.now,
+}: MemberServiceDeps) {
   const member = async (account: Account, userId: string): Promise<Member> => {
     const found = (await members.ofAccount(account.id)).find((m) => m.userId === userId);
     if (!found) throw notFound('member');
@@ -58,7 +63,10 @@ export function createMemberService({ members, endSessionsInAccount, invitationU
   };
   return {
     /** A user's role in an account, and the account; undefined when not a member. */
-    async membership(userId: string, accountId: string): Promise<{ account: Account; role: Role } | undefined> {
+    async membership(
+      userId: string,
+      accountId: string,
+    ): Promise<{ account: Account; role: Role } | undefined> {
       const row = await members.find(userId, accountId);
       return row ? { account: toAccount(row), role: Role.parse(row.role) } : undefined;
     },
@@ -102,7 +110,11 @@ export function createMemberService({ members, endSessionsInAccount, invitationU
     },
 
     /** A one-time link, shown this once; only its token's hash is stored. */
-    async invite(account: Account, input: InvitationCreate, createdBy: string | null): Promise<InvitationCreated> {
+    async invite(
+      account: Account,
+      input: InvitationCreate,
+      createdBy: string | null,
+    ): Promise<InvitationCreated> {
       const token = newToken();
       const at = now();
       const row: InvitationRow = {
@@ -129,7 +141,12 @@ export function createMemberService({ members, endSessionsInAccount, invitationU
     async preview(token: string): Promise<InvitationPreview> {
       const row = await members.invitationByHash(hashToken(token), now());
       if (!row) throw notFound('invitation');
-      return { accountName: row.accountName, role: Role.parse(row.role), email: row.email, expiresAt: toIso(row.expiresAt) };
+      return {
+        accountName: row.accountName,
+        role: Role.parse(row.role),
+        email: row.email,
+        expiresAt: toIso(row.expiresAt),
+      };
     },
 
     /** Whether an invitation is open (before a new user is created for it). */

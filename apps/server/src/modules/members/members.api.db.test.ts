@@ -1,4 +1,12 @@
-import { ApiError, ErrorCode, Invitation, InvitationCreated, InvitationPreview, Member, StudioSession } from '@embudo/contracts';
+import {
+  ApiError,
+  ErrorCode,
+  Invitation,
+  InvitationCreated,
+  InvitationPreview,
+  Member,
+  StudioSession,
+} from '@embudo/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TEST_DIALECTS } from '../../../test/databases';
@@ -23,7 +31,11 @@ function useServer(dialect: Dialect, env: Record<string, string> = {}) {
   };
 }
 
-const expectError = (answer: { status: number; body: unknown; text: string }, status: number, code: string) => {
+const expectError = (
+  answer: { status: number; body: unknown; text: string },
+  status: number,
+  code: string,
+) => {
   expect(answer.status, answer.text).toBe(status);
   expect(ApiError.strict().parse(answer.body)).toMatchObject({ statusCode: status, code });
 };
@@ -53,11 +65,21 @@ describe.each(TEST_DIALECTS)('members and invitations on %s', (dialect) => {
         409,
         ErrorCode.conflict,
       );
-      expectError(await studio(s, 'DELETE', `/api/owner/members/${owner.userId}`, { cookie }), 409, ErrorCode.conflict);
+      expectError(
+        await studio(s, 'DELETE', `/api/owner/members/${owner.userId}`, { cookie }),
+        409,
+        ErrorCode.conflict,
+      );
       expect(await rowCounts(s.database.db)).toEqual(before);
       // With a second owner, the first may step down.
-      expect((await studio(s, 'PATCH', `/api/owner/members/${viewer.userId}`, { cookie, body: { role: 'owner' } })).status).toBe(200);
-      const stepDown = await studio(s, 'PATCH', `/api/owner/members/${owner.userId}`, { cookie, body: { role: 'viewer' } });
+      expect(
+        (await studio(s, 'PATCH', `/api/owner/members/${viewer.userId}`, { cookie, body: { role: 'owner' } }))
+          .status,
+      ).toBe(200);
+      const stepDown = await studio(s, 'PATCH', `/api/owner/members/${owner.userId}`, {
+        cookie,
+        body: { role: 'viewer' },
+      });
       expect(stepDown.status, stepDown.text).toBe(200);
       // Now a viewer: the members routes' writes are the owner's.
       expectError(
@@ -67,7 +89,7 @@ describe.each(TEST_DIALECTS)('members and invitations on %s', (dialect) => {
       );
     });
 
-    it('another account\'s member is a 404, as is an unknown id', async () => {
+    it("another account's member is a 404, as is an unknown id", async () => {
       const s = server();
       const account = await newAccount(s.services);
       const other = await newAccount(s.services);
@@ -75,11 +97,18 @@ describe.each(TEST_DIALECTS)('members and invitations on %s', (dialect) => {
       const stranger = await newPerson(s.services, other, 'editor');
       const cookie = await signIn(s, owner);
       expectError(
-        await studio(s, 'PATCH', `/api/owner/members/${stranger.userId}`, { cookie, body: { role: 'viewer' } }),
+        await studio(s, 'PATCH', `/api/owner/members/${stranger.userId}`, {
+          cookie,
+          body: { role: 'viewer' },
+        }),
         404,
         ErrorCode.notFound,
       );
-      expectError(await studio(s, 'DELETE', `/api/owner/members/${stranger.userId}`, { cookie }), 404, ErrorCode.notFound);
+      expectError(
+        await studio(s, 'DELETE', `/api/owner/members/${stranger.userId}`, { cookie }),
+        404,
+        ErrorCode.notFound,
+      );
       expect((await s.services.members.membership(stranger.userId, other.id))?.role).toBe('editor');
     });
   });
@@ -100,16 +129,27 @@ describe.each(TEST_DIALECTS)('members and invitations on %s', (dialect) => {
       const { invitation, url } = InvitationCreated.parse(created.body);
       expect(url).toMatch(new RegExp(`^${s.config.publicUrl}/studio/invite/[A-Za-z0-9_-]{32}$`));
       expect(invitation).toMatchObject({ role: 'editor', email: 'new.person@example.com' });
-      expect(Date.parse(invitation.expiresAt) - Date.parse(invitation.createdAt)).toBe(7 * 24 * 60 * 60 * 1000);
+      expect(Date.parse(invitation.expiresAt) - Date.parse(invitation.createdAt)).toBe(
+        7 * 24 * 60 * 60 * 1000,
+      );
       const token = tokenOf(url);
-      const stored = await s.database.db.selectFrom('invitations').selectAll().where('id', '=', invitation.id).executeTakeFirstOrThrow();
+      const stored = await s.database.db
+        .selectFrom('invitations')
+        .selectAll()
+        .where('id', '=', invitation.id)
+        .executeTakeFirstOrThrow();
       expect(stored.tokenHash).not.toContain(token);
-      const listed = z.array(Invitation).parse((await studio(s, 'GET', '/api/owner/invitations', { cookie })).body);
+      const listed = z
+        .array(Invitation)
+        .parse((await studio(s, 'GET', '/api/owner/invitations', { cookie })).body);
       expect(listed.map((i) => i.id)).toEqual([invitation.id]);
 
       const preview = await studio(s, 'GET', `/api/auth/invitations/${token}`);
       expect(preview.status).toBe(200);
-      expect(InvitationPreview.parse(preview.body)).toMatchObject({ accountName: account.name, role: 'editor' });
+      expect(InvitationPreview.parse(preview.body)).toMatchObject({
+        accountName: account.name,
+        role: 'editor',
+      });
 
       const common = await studio(s, 'POST', `/api/auth/invitations/${token}/accept`, {
         body: { name: 'Nueva', email: 'nueva@example.com', password: 'qwertyuiop' },
@@ -121,12 +161,19 @@ describe.each(TEST_DIALECTS)('members and invitations on %s', (dialect) => {
         body: { name: 'Nueva', email: 'nueva@example.com', password: 'a long new passphrase' },
       });
       expect(accepted.status, accepted.text).toBe(200);
-      expect(StudioSession.parse(accepted.body)).toMatchObject({ currentAccountId: account.id, role: 'editor' });
+      expect(StudioSession.parse(accepted.body)).toMatchObject({
+        currentAccountId: account.id,
+        role: 'editor',
+      });
       const newCookie = cookieOf(accepted.headers);
-      expect((await studio(s, 'POST', '/api/owner/funnels', { cookie: newCookie, body: { name: 'Hers' } })).status).toBe(201);
+      expect(
+        (await studio(s, 'POST', '/api/owner/funnels', { cookie: newCookie, body: { name: 'Hers' } })).status,
+      ).toBe(201);
 
       // Used: gone from the list, and the link is a 404 for anyone else.
-      expect(z.array(Invitation).parse((await studio(s, 'GET', '/api/owner/invitations', { cookie })).body)).toEqual([]);
+      expect(
+        z.array(Invitation).parse((await studio(s, 'GET', '/api/owner/invitations', { cookie })).body),
+      ).toEqual([]);
       expectError(await studio(s, 'GET', `/api/auth/invitations/${token}`), 404, ErrorCode.notFound);
       const before = await rowCounts(s.database.db);
       const again = await studio(s, 'POST', `/api/auth/invitations/${token}/accept`, {
@@ -144,7 +191,8 @@ describe.each(TEST_DIALECTS)('members and invitations on %s', (dialect) => {
       const joiner = await newPerson(s.services, elsewhere, 'owner');
       const ownerCookie = await signIn(s, owner);
       const { url } = InvitationCreated.parse(
-        (await studio(s, 'POST', '/api/owner/invitations', { cookie: ownerCookie, body: { role: 'viewer' } })).body,
+        (await studio(s, 'POST', '/api/owner/invitations', { cookie: ownerCookie, body: { role: 'viewer' } }))
+          .body,
       );
       const token = tokenOf(url);
       const before = await rowCounts(s.database.db);
@@ -156,7 +204,9 @@ describe.each(TEST_DIALECTS)('members and invitations on %s', (dialect) => {
       expect(await rowCounts(s.database.db)).toEqual(before);
 
       const joinerCookie = await signIn(s, joiner);
-      const joined = await studio(s, 'POST', `/api/auth/invitations/${token}/accept`, { cookie: joinerCookie });
+      const joined = await studio(s, 'POST', `/api/auth/invitations/${token}/accept`, {
+        cookie: joinerCookie,
+      });
       expect(joined.status, joined.text).toBe(200);
       const session = StudioSession.parse(joined.body);
       expect(session).toMatchObject({ currentAccountId: account.id, role: 'viewer' });
@@ -164,7 +214,7 @@ describe.each(TEST_DIALECTS)('members and invitations on %s', (dialect) => {
       expect((await studio(s, 'GET', '/api/owner/funnels', { cookie: joinerCookie })).status).toBe(200);
     });
 
-    it('a revoked link is a 404; revoking another account\'s invitation is a 404 that revokes nothing', async () => {
+    it("a revoked link is a 404; revoking another account's invitation is a 404 that revokes nothing", async () => {
       const s = server();
       const account = await newAccount(s.services);
       const other = await newAccount(s.services);
@@ -175,11 +225,21 @@ describe.each(TEST_DIALECTS)('members and invitations on %s', (dialect) => {
       const { invitation, url } = InvitationCreated.parse(
         (await studio(s, 'POST', '/api/owner/invitations', { cookie, body: { role: 'editor' } })).body,
       );
-      expectError(await studio(s, 'DELETE', `/api/owner/invitations/${invitation.id}`, { cookie: otherCookie }), 404, ErrorCode.notFound);
+      expectError(
+        await studio(s, 'DELETE', `/api/owner/invitations/${invitation.id}`, { cookie: otherCookie }),
+        404,
+        ErrorCode.notFound,
+      );
       expect((await studio(s, 'GET', `/api/auth/invitations/${tokenOf(url)}`)).status).toBe(200);
-      expect((await studio(s, 'DELETE', `/api/owner/invitations/${invitation.id}`, { cookie })).status).toBe(204);
+      expect((await studio(s, 'DELETE', `/api/owner/invitations/${invitation.id}`, { cookie })).status).toBe(
+        204,
+      );
       expectError(await studio(s, 'GET', `/api/auth/invitations/${tokenOf(url)}`), 404, ErrorCode.notFound);
-      expectError(await studio(s, 'DELETE', `/api/owner/invitations/${invitation.id}`, { cookie }), 404, ErrorCode.notFound);
+      expectError(
+        await studio(s, 'DELETE', `/api/owner/invitations/${invitation.id}`, { cookie }),
+        404,
+        ErrorCode.notFound,
+      );
     });
   });
 
@@ -198,7 +258,10 @@ describe.each(TEST_DIALECTS)('members and invitations on %s', (dialect) => {
         accountSlug: 'mi-negocio',
         language: 'es',
       };
-      const common = await studio(s, 'POST', '/api/auth/setup', { origin, body: { ...body, password: 'password123' } });
+      const common = await studio(s, 'POST', '/api/auth/setup', {
+        origin,
+        body: { ...body, password: 'password123' },
+      });
       expectError(common, 400, ErrorCode.validation);
       expect((common.body as ApiError).issues).toEqual([
         { path: 'body.password', message: expect.stringMatching(/too common/) as string },
@@ -208,7 +271,10 @@ describe.each(TEST_DIALECTS)('members and invitations on %s', (dialect) => {
       // Two at once: one wins, the other is a 409.
       const [a, b] = await Promise.all([
         studio(s, 'POST', '/api/auth/setup', { origin, body }),
-        studio(s, 'POST', '/api/auth/setup', { origin, body: { ...body, email: 'second@example.com', accountSlug: 'otro' } }),
+        studio(s, 'POST', '/api/auth/setup', {
+          origin,
+          body: { ...body, email: 'second@example.com', accountSlug: 'otro' },
+        }),
       ]);
       const statuses = [a.status, b.status].sort();
       expect(statuses).toEqual([201, 409]);
@@ -220,7 +286,10 @@ describe.each(TEST_DIALECTS)('members and invitations on %s', (dialect) => {
       expect(won.headers.get('set-cookie')).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
       expect((await studio(s, 'GET', '/api/auth/setup', { origin })).body).toEqual({ needed: false });
       expect(await s.database.db.selectFrom('users').select('id').execute()).toHaveLength(1);
-      const later = await studio(s, 'POST', '/api/auth/setup', { origin, body: { ...body, accountSlug: 'tercero' } });
+      const later = await studio(s, 'POST', '/api/auth/setup', {
+        origin,
+        body: { ...body, accountSlug: 'tercero' },
+      });
       expectError(later, 409, ErrorCode.conflict);
       expect(await s.services.accounts.findBySlug('tercero')).toBeUndefined();
     });

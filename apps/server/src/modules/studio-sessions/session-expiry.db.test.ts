@@ -15,10 +15,19 @@ describe.each(TEST_DIALECTS)('session expiry on %s', (dialect) => {
   async function setUp() {
     let clock = Date.UTC(2026, 0, 1);
     const database = await createTestDatabase(dialect);
-    const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_URL: ORIGIN, SESSION_MAX_AGE_DAYS: '30', SESSION_IDLE_DAYS: '7' });
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      PUBLIC_URL: ORIGIN,
+      SESSION_MAX_AGE_DAYS: '30',
+      SESSION_IDLE_DAYS: '7',
+    });
     const app = await buildApp({ config, database, now: () => clock });
     const { account } = await app.services.accounts.create({ slug: 'expiry', name: 'Expiry' });
-    const user = await app.services.users.create({ email: 'e@example.com', name: 'E', password: 'expiring passphrase' });
+    const user = await app.services.users.create({
+      email: 'e@example.com',
+      name: 'E',
+      password: 'expiring passphrase',
+    });
     await app.services.members.add(user.id, account.id, 'owner');
     const signIn = async () => {
       const answer = await app.server.inject({
@@ -31,13 +40,18 @@ describe.each(TEST_DIALECTS)('session expiry on %s', (dialect) => {
       return String(answer.headers['set-cookie']).split(';')[0] ?? '';
     };
     const status = async (cookie: string, url: string) =>
-      (await app.server.inject({ method: 'GET', url, headers: { cookie, host: 'localhost:3000' } })).statusCode;
+      (await app.server.inject({ method: 'GET', url, headers: { cookie, host: 'localhost:3000' } }))
+        .statusCode;
     const codeOf = async (cookie: string) =>
       (
-        (await app.server.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie, host: 'localhost:3000' } })).json<{
-          code?: string;
-        }>()
-      ).code;
+        await app.server.inject({
+          method: 'GET',
+          url: '/api/auth/session',
+          headers: { cookie, host: 'localhost:3000' },
+        })
+      ).json<{
+        code?: string;
+      }>().code;
     return {
       app,
       database,
@@ -90,12 +104,13 @@ describe.each(TEST_DIALECTS)('session expiry on %s', (dialect) => {
     }
   });
 
-  it('writes a session\'s last use at most once a minute', async () => {
+  it("writes a session's last use at most once a minute", async () => {
     const t = await setUp();
     try {
       const cookie = await t.signIn();
       const lastSeen = async () =>
-        (await t.database.db.selectFrom('sessions').select('lastSeenAt').executeTakeFirstOrThrow()).lastSeenAt;
+        (await t.database.db.selectFrom('sessions').select('lastSeenAt').executeTakeFirstOrThrow())
+          .lastSeenAt;
       const first = await lastSeen();
       t.advance(30_000);
       await t.status(cookie, '/api/auth/session');

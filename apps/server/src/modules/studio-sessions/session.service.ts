@@ -5,7 +5,14 @@ import type { SessionRepo, SessionRow } from './session.repo';
 export interface SessionServiceDeps {
   sessions: Pick<
     SessionRepo,
-    'findByHash' | 'insert' | 'remove' | 'removeExpired' | 'removeInAccount' | 'removeOfUser' | 'setAccount' | 'touch'
+    | 'findByHash'
+    | 'insert'
+    | 'remove'
+    | 'removeExpired'
+    | 'removeInAccount'
+    | 'removeOfUser'
+    | 'setAccount'
+    | 'touch'
   >;
   /** A session ends this long after it began, however busy (SESSION_MAX_AGE_DAYS). */
   maxAgeMs: number;
@@ -42,7 +49,10 @@ export function createSessionService({ sessions, maxAgeMs, idleMs, now = Date.no
         expiresAt: at + maxAgeMs,
       };
       await sessions.insert(row);
-      return { token, session: { id: row.id, userId, currentAccountId: accountId, expiresAt: row.expiresAt } };
+      return {
+        token,
+        session: { id: row.id, userId, currentAccountId: accountId, expiresAt: row.expiresAt },
+      };
     },
 
     /**
@@ -58,7 +68,12 @@ export function createSessionService({ sessions, maxAgeMs, idleMs, now = Date.no
         return undefined;
       }
       if (at - row.lastSeenAt >= TOUCH_EVERY_MS) await sessions.touch(row.id, at);
-      return { id: row.id, userId: row.userId, currentAccountId: row.currentAccountId, expiresAt: row.expiresAt };
+      return {
+        id: row.id,
+        userId: row.userId,
+        currentAccountId: row.currentAccountId,
+        expiresAt: row.expiresAt,
+      };
     },
 
     switchAccount: (sessionId: string, accountId: string) => sessions.setAccount(sessionId, accountId),

@@ -26,7 +26,11 @@ function useServer(dialect: Dialect, env: Record<string, string> = { SIGN_IN_ATT
   };
 }
 
-const expectError = (answer: { status: number; body: unknown; text: string }, status: number, code: string) => {
+const expectError = (
+  answer: { status: number; body: unknown; text: string },
+  status: number,
+  code: string,
+) => {
   expect(answer.status, answer.text).toBe(status);
   expect(ApiError.strict().parse(answer.body)).toMatchObject({ statusCode: status, code });
 };
@@ -46,7 +50,9 @@ describe.each(TEST_DIALECTS)('Studio sign-in on %s', (dialect) => {
       const set = answer.headers.get('set-cookie') ?? '';
       const attributes = set.split(';').map((part) => part.trim());
       expect(attributes[0]).toMatch(/^embudo_session=[A-Za-z0-9_-]{43}$/);
-      expect(attributes).toEqual(expect.arrayContaining(['HttpOnly', 'SameSite=Lax', 'Path=/', 'Max-Age=2592000']));
+      expect(attributes).toEqual(
+        expect.arrayContaining(['HttpOnly', 'SameSite=Lax', 'Path=/', 'Max-Age=2592000']),
+      );
       expect(attributes).not.toContain('Secure');
       const session = StudioSession.parse(answer.body);
       expect(session).toMatchObject({ currentAccountId: account.id, role: 'editor' });
@@ -78,7 +84,11 @@ describe.each(TEST_DIALECTS)('Studio sign-in on %s', (dialect) => {
     it('without a session, /api/auth/session is a 401 and an unknown query parameter a 400', async () => {
       const s = server();
       expectError(await studio(s, 'GET', '/api/auth/session'), 401, ErrorCode.unauthorized);
-      expectError(await studio(s, 'GET', '/api/auth/session', { cookie: 'embudo_session=madeup' }), 401, ErrorCode.unauthorized);
+      expectError(
+        await studio(s, 'GET', '/api/auth/session', { cookie: 'embudo_session=madeup' }),
+        401,
+        ErrorCode.unauthorized,
+      );
       expectError(await studio(s, 'GET', '/api/auth/setup?x=1'), 400, ErrorCode.validation);
       expectError(await studio(s, 'GET', '/api/auth/nothing-here'), 404, ErrorCode.notFound);
     });
@@ -103,7 +113,9 @@ describe.each(TEST_DIALECTS)('Studio sign-in on %s', (dialect) => {
         headers: from,
       });
       expectError(refused, 429, ErrorCode.rateLimited);
-      expect((refused.body as ApiError).message).toMatch(/too many sign-in attempts from this address: at most 10 in 15 minutes/);
+      expect((refused.body as ApiError).message).toMatch(
+        /too many sign-in attempts from this address: at most 10 in 15 minutes/,
+      );
       const retry = Number(refused.headers.get('retry-after'));
       expect(retry).toBeGreaterThan(0);
       expect(retry).toBeLessThanOrEqual(15 * 60);
@@ -145,7 +157,9 @@ describe.each(TEST_DIALECTS)('Studio sign-in on %s', (dialect) => {
       expect((await studio(s, 'GET', '/api/owner/funnels', { cookie })).status).toBe(200);
       const out = await studio(s, 'POST', '/api/auth/sign-out', { cookie });
       expect(out.status).toBe(204);
-      expect(out.headers.get('set-cookie')).toMatch(/^embudo_session=; Max-Age=0; Path=\/; HttpOnly; SameSite=Lax$/);
+      expect(out.headers.get('set-cookie')).toMatch(
+        /^embudo_session=; Max-Age=0; Path=\/; HttpOnly; SameSite=Lax$/,
+      );
       expectError(await studio(s, 'GET', '/api/auth/session', { cookie }), 401, ErrorCode.unauthorized);
       expectError(await studio(s, 'GET', '/api/owner/funnels', { cookie }), 401, ErrorCode.unauthorized);
     });
@@ -179,10 +193,20 @@ describe.each(TEST_DIALECTS)('Studio sign-in on %s', (dialect) => {
       expect(changed.status, changed.text).toBe(204);
       expect((await studio(s, 'GET', '/api/auth/session', { cookie: here })).status).toBe(200);
       expect((await studio(s, 'GET', '/api/owner/funnels', { cookie: here })).status).toBe(200);
-      expectError(await studio(s, 'GET', '/api/auth/session', { cookie: elsewhere }), 401, ErrorCode.unauthorized);
-      expectError(await studio(s, 'GET', '/api/owner/funnels', { cookie: elsewhere }), 401, ErrorCode.unauthorized);
+      expectError(
+        await studio(s, 'GET', '/api/auth/session', { cookie: elsewhere }),
+        401,
+        ErrorCode.unauthorized,
+      );
+      expectError(
+        await studio(s, 'GET', '/api/owner/funnels', { cookie: elsewhere }),
+        401,
+        ErrorCode.unauthorized,
+      );
       // The old password no longer signs in; the new one does.
-      const old = await studio(s, 'POST', '/api/auth/sign-in', { body: { email: person.email, password: person.password } });
+      const old = await studio(s, 'POST', '/api/auth/sign-in', {
+        body: { email: person.email, password: person.password },
+      });
       expect(old.status).toBe(401);
       await signIn(s, { email: person.email, password: 'a brand new passphrase' });
     });
@@ -197,19 +221,37 @@ describe.each(TEST_DIALECTS)('Studio sign-in on %s', (dialect) => {
       const ownerCookie = await signIn(s, owner);
       const memberCookie = await signIn(s, member);
       const inOther = await signIn(s, member);
-      const switched = await studio(s, 'PUT', '/api/auth/session/account', { cookie: inOther, body: { accountId: other.id } });
+      const switched = await studio(s, 'PUT', '/api/auth/session/account', {
+        cookie: inOther,
+        body: { accountId: other.id },
+      });
       expect(switched.status, switched.text).toBe(200);
-      expect(StudioSession.parse(switched.body)).toMatchObject({ currentAccountId: other.id, role: 'viewer' });
+      expect(StudioSession.parse(switched.body)).toMatchObject({
+        currentAccountId: other.id,
+        role: 'viewer',
+      });
       expect((await studio(s, 'GET', '/api/owner/funnels', { cookie: memberCookie })).status).toBe(200);
 
-      const removed = await studio(s, 'DELETE', `/api/owner/members/${member.userId}`, { cookie: ownerCookie });
+      const removed = await studio(s, 'DELETE', `/api/owner/members/${member.userId}`, {
+        cookie: ownerCookie,
+      });
       expect(removed.status, removed.text).toBe(204);
-      expectError(await studio(s, 'GET', '/api/owner/funnels', { cookie: memberCookie }), 401, ErrorCode.unauthorized);
-      const write = await studio(s, 'POST', '/api/owner/funnels', { cookie: memberCookie, body: { name: 'After removal' } });
+      expectError(
+        await studio(s, 'GET', '/api/owner/funnels', { cookie: memberCookie }),
+        401,
+        ErrorCode.unauthorized,
+      );
+      const write = await studio(s, 'POST', '/api/owner/funnels', {
+        cookie: memberCookie,
+        body: { name: 'After removal' },
+      });
       expectError(write, 401, ErrorCode.unauthorized);
       expect((await studio(s, 'GET', '/api/owner/funnels', { cookie: inOther })).status).toBe(200);
       // Switching back into the account is a 404: not a member.
-      const back = await studio(s, 'PUT', '/api/auth/session/account', { cookie: inOther, body: { accountId: account.id } });
+      const back = await studio(s, 'PUT', '/api/auth/session/account', {
+        cookie: inOther,
+        body: { accountId: account.id },
+      });
       expectError(back, 404, ErrorCode.notFound);
     });
 
@@ -220,14 +262,20 @@ describe.each(TEST_DIALECTS)('Studio sign-in on %s', (dialect) => {
       const member = await newPerson(s.services, account, 'editor');
       const ownerCookie = await signIn(s, owner);
       const memberCookie = await signIn(s, member);
-      expect((await studio(s, 'POST', '/api/owner/funnels', { cookie: memberCookie, body: { name: 'Uno' } })).status).toBe(201);
+      expect(
+        (await studio(s, 'POST', '/api/owner/funnels', { cookie: memberCookie, body: { name: 'Uno' } }))
+          .status,
+      ).toBe(201);
       const demoted = await studio(s, 'PATCH', `/api/owner/members/${member.userId}`, {
         cookie: ownerCookie,
         body: { role: 'viewer' },
       });
       expect(demoted.status, demoted.text).toBe(200);
       expect(demoted.body).toMatchObject({ userId: member.userId, role: 'viewer' });
-      const refused = await studio(s, 'POST', '/api/owner/funnels', { cookie: memberCookie, body: { name: 'Dos' } });
+      const refused = await studio(s, 'POST', '/api/owner/funnels', {
+        cookie: memberCookie,
+        body: { name: 'Dos' },
+      });
       expectError(refused, 403, ErrorCode.roleRequired);
       expect(refused.body).toMatchObject({ requiredRole: 'editor' });
     });
@@ -236,7 +284,7 @@ describe.each(TEST_DIALECTS)('Studio sign-in on %s', (dialect) => {
   describe('requests from another site', () => {
     const server = useServer(dialect);
 
-    it('a cookie-signed write needs the Studio\'s Origin: another site\'s or none is a 403 writing nothing', async () => {
+    it("a cookie-signed write needs the Studio's Origin: another site's or none is a 403 writing nothing", async () => {
       const s = server();
       const person = await newPerson(s.services, await newAccount(s.services), 'owner');
       const cookie = await signIn(s, person);
@@ -247,8 +295,14 @@ describe.each(TEST_DIALECTS)('Studio sign-in on %s', (dialect) => {
         body: { name: 'Planted' },
       });
       expectError(evil, 403, ErrorCode.forbidden);
-      expect((evil.body as ApiError).message).toMatch(/comes from https:\/\/evil\.example, not from the Studio/);
-      const none = await studio(s, 'POST', '/api/owner/funnels', { cookie, origin: null, body: { name: 'Planted' } });
+      expect((evil.body as ApiError).message).toMatch(
+        /comes from https:\/\/evil\.example, not from the Studio/,
+      );
+      const none = await studio(s, 'POST', '/api/owner/funnels', {
+        cookie,
+        origin: null,
+        body: { name: 'Planted' },
+      });
       expectError(none, 403, ErrorCode.forbidden);
       expect((none.body as ApiError).message).toMatch(/must carry the Origin header/);
       expect(await rowCounts(s.database.db)).toEqual(before);
@@ -268,9 +322,17 @@ describe.each(TEST_DIALECTS)('Studio sign-in on %s', (dialect) => {
       });
       expectError(signInFromElsewhere, 403, ErrorCode.forbidden);
       expect(signInFromElsewhere.headers.get('set-cookie')).toBeNull();
-      expectError(await studio(s, 'POST', '/api/auth/sign-out', { cookie, origin: null }), 403, ErrorCode.forbidden);
       expectError(
-        await studio(s, 'PATCH', '/api/auth/profile', { cookie, origin: 'http://127.0.0.1:1', body: { name: 'X' } }),
+        await studio(s, 'POST', '/api/auth/sign-out', { cookie, origin: null }),
+        403,
+        ErrorCode.forbidden,
+      );
+      expectError(
+        await studio(s, 'PATCH', '/api/auth/profile', {
+          cookie,
+          origin: 'http://127.0.0.1:1',
+          body: { name: 'X' },
+        }),
         403,
         ErrorCode.forbidden,
       );
@@ -279,7 +341,10 @@ describe.each(TEST_DIALECTS)('Studio sign-in on %s', (dialect) => {
 
     it('an API key needs no Origin', async () => {
       const s = server();
-      const { apiKey } = await s.services.accounts.create({ slug: `k-${Math.random().toString(36).slice(2, 8)}`, name: 'K' });
+      const { apiKey } = await s.services.accounts.create({
+        slug: `k-${Math.random().toString(36).slice(2, 8)}`,
+        name: 'K',
+      });
       const answer = await studio(s, 'POST', '/api/owner/funnels', {
         origin: null,
         headers: { authorization: `Bearer ${apiKey}` },
@@ -296,12 +361,19 @@ describe.each(TEST_DIALECTS)('Studio sign-in on %s', (dialect) => {
       const s = server();
       const person = await newPerson(s.services, await newAccount(s.services), 'viewer');
       const cookie = await signIn(s, person);
-      const updated = await studio(s, 'PATCH', '/api/auth/profile', { cookie, body: { name: 'Ana', language: 'pt' } });
+      const updated = await studio(s, 'PATCH', '/api/auth/profile', {
+        cookie,
+        body: { name: 'Ana', language: 'pt' },
+      });
       expect(updated.status, updated.text).toBe(200);
       expect(StudioSession.parse(updated.body).user).toMatchObject({ name: 'Ana', language: 'pt' });
       const cleared = await studio(s, 'PATCH', '/api/auth/profile', { cookie, body: { language: null } });
       expect(StudioSession.parse(cleared.body).user).toMatchObject({ name: 'Ana', language: null });
-      expectError(await studio(s, 'PATCH', '/api/auth/profile', { cookie, body: { language: 'fr' } }), 400, ErrorCode.validation);
+      expectError(
+        await studio(s, 'PATCH', '/api/auth/profile', { cookie, body: { language: 'fr' } }),
+        400,
+        ErrorCode.validation,
+      );
     });
   });
 });

@@ -15,7 +15,14 @@ import type { LiveSession, SessionService } from './session.service';
 export interface StudioAuthDeps {
   users: Pick<
     UserService,
-    'anyUser' | 'changePassword' | 'checkPassword' | 'create' | 'findByEmail' | 'get' | 'updateProfile' | 'validateNewPassword'
+    | 'anyUser'
+    | 'changePassword'
+    | 'checkPassword'
+    | 'create'
+    | 'findByEmail'
+    | 'get'
+    | 'updateProfile'
+    | 'validateNewPassword'
   >;
   sessions: Pick<SessionService, 'end' | 'endOthers' | 'start' | 'switchAccount'>;
   members: Pick<MemberService, 'accept' | 'add' | 'isOpen' | 'membership' | 'membershipsOf' | 'preview'>;
@@ -46,7 +53,8 @@ export function createStudioAuthService({ users, sessions, members, accounts, fi
   const signInto = async (userId: string, accountId?: string): Promise<SignedIn> => {
     const memberships = await members.membershipsOf(userId);
     const chosen = accountId ?? memberships[0]?.account.id;
-    if (chosen === undefined) throw unauthorized('this user belongs to no account yet: ask an owner for an invitation');
+    if (chosen === undefined)
+      throw unauthorized('this user belongs to no account yet: ask an owner for an invitation');
     const { token } = await sessions.start(userId, chosen);
     return { token, answer: await answer(userId, chosen) };
   };

@@ -24,7 +24,12 @@ export const CURRENT_PARAMS = { N: 2 ** 15, r: 8, p: 3, keylen: 32 } as const;
 const SALT_BYTES = 16;
 
 /** node's scrypt, promised: the one function that costs; tests count its calls. */
-export type ScryptFn = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) => Promise<Buffer>;
+export type ScryptFn = (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: ScryptOptions,
+) => Promise<Buffer>;
 
 export const nodeScrypt: ScryptFn = (password, salt, keylen, options) =>
   new Promise((resolve, reject) => {
@@ -73,7 +78,10 @@ export function createPasswordHasher(
       const key = await derive(password, params);
       const ok = key.length === expected.length && timingSafeEqual(key, expected);
       const outdated =
-        params.N < current.N || params.r < current.r || params.p < current.p || params.keylen < current.keylen;
+        params.N < current.N ||
+        params.r < current.r ||
+        params.p < current.p ||
+        params.keylen < current.keylen;
       return { ok, outdated };
     },
   };

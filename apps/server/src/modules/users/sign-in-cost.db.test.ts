@@ -23,7 +23,11 @@ describe.each(TEST_DIALECTS)('the cost of a sign-in on %s', (dialect) => {
         baseDomains: BASE_DOMAINS,
         passwords: createPasswordHasher({ scrypt: counting }),
       });
-      await services.users.create({ email: 'known@example.com', name: 'Known', password: 'correct horse battery' });
+      await services.users.create({
+        email: 'known@example.com',
+        name: 'Known',
+        password: 'correct horse battery',
+      });
       const costOf = async (email: string, password: string) => {
         calls.length = 0;
         const user = await services.users.checkPassword(email, password);
@@ -51,17 +55,30 @@ describe.each(TEST_DIALECTS)('the cost of a sign-in on %s', (dialect) => {
         baseDomains: BASE_DOMAINS,
         passwords: createPasswordHasher({ params: { N: 2 ** 10, r: 8, p: 1, keylen: 32 } }),
       });
-      const user = await weak.users.create({ email: 'old@example.com', name: 'Old', password: 'an old passphrase' });
+      const user = await weak.users.create({
+        email: 'old@example.com',
+        name: 'Old',
+        password: 'an old passphrase',
+      });
       const strong = await createServices(database, { publicUrl: PUBLIC_URL, baseDomains: BASE_DOMAINS });
       const paramsOf = async () =>
         JSON.parse(
-          (await database.db.selectFrom('users').select('passwordParams').where('id', '=', user.id).executeTakeFirstOrThrow())
-            .passwordParams,
+          (
+            await database.db
+              .selectFrom('users')
+              .select('passwordParams')
+              .where('id', '=', user.id)
+              .executeTakeFirstOrThrow()
+          ).passwordParams,
         ) as { N: number; p: number };
       expect(await paramsOf()).toMatchObject({ N: 2 ** 10, p: 1 });
-      expect(await strong.users.checkPassword('old@example.com', 'an old passphrase')).toMatchObject({ id: user.id });
+      expect(await strong.users.checkPassword('old@example.com', 'an old passphrase')).toMatchObject({
+        id: user.id,
+      });
       expect(await paramsOf()).toMatchObject({ N: 2 ** 15, p: 3 });
-      expect(await strong.users.checkPassword('old@example.com', 'an old passphrase')).toMatchObject({ id: user.id });
+      expect(await strong.users.checkPassword('old@example.com', 'an old passphrase')).toMatchObject({
+        id: user.id,
+      });
       expect(await strong.users.checkPassword('old@example.com', 'an old passphrase!')).toBeUndefined();
     } finally {
       await database.close();

@@ -47,7 +47,11 @@ function checkNewPassword(password: string, field: 'body.password' | 'body.newPa
 
 const normalEmail = (email: string) => email.trim().toLowerCase();
 
-export function createUserService({ users, passwords = createPasswordHasher(), now = Date.now }: UserServiceDeps) {
+export function createUserService({
+  users,
+  passwords = createPasswordHasher(),
+  now = Date.now,
+}: UserServiceDeps) {
   return {
     /** 400 naming the field when a new password is too common (length is the contract's rule). */
     validateNewPassword: checkNewPassword,
@@ -69,7 +73,10 @@ export function createUserService({ users, passwords = createPasswordHasher(), n
     },
 
     /** A new user; 400 for a common password, 409 when the e-mail already has a user. */
-    async create(input: NewUser, field: 'body.password' | 'body.newPassword' = 'body.password'): Promise<User> {
+    async create(
+      input: NewUser,
+      field: 'body.password' | 'body.newPassword' = 'body.password',
+    ): Promise<User> {
       checkNewPassword(input.password, field);
       const email = normalEmail(input.email);
       if (await users.findByEmail(email)) throw conflict(`a user with the e-mail ${email} already exists`);
