@@ -19,6 +19,8 @@ export const leadRoutes: FastifyPluginAsyncZod<{ leads: LeadService }> = async (
     },
     get: (req) => leads.get(requireRole(req, 'viewer'), req.params.id),
     update: (req) => leads.update(requireRole(req, 'editor'), req.params.id, req.body),
+    newLink: async (req, reply) =>
+      reply.status(201).send(await leads.newLink(requireRole(req, 'editor'), req.params.id)),
     remove: async (req, reply) => {
       await leads.remove(requireRole(req, 'editor'), req.params.id);
       return reply.status(204).send();
