@@ -137,7 +137,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
         route.schema = { querystring: NoQuery, ...route.schema, security: [{ apiKey: [] }] };
       });
       await owner.register(accountRoutes, { accounts: services.accounts });
-      await owner.register(funnelRoutes, { funnels: services.funnels });
+      await owner.register(funnelRoutes, { funnels: services.funnels, templates: services.funnelTemplates });
       await owner.register(pageRoutes, { pages: services.pages });
       await owner.register(leadRoutes, { leads: services.leads });
       await owner.register(domainRoutes, { domains: services.domains });
