@@ -390,6 +390,7 @@ const TABLES: Record<keyof Database, true> = {
   pages: true,
   contentVersions: true,
   leads: true,
+  leadSearchTerms: true,
   leadPageProgress: true,
   previewTokens: true,
   visits: true,
