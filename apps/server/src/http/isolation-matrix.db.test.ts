@@ -953,7 +953,10 @@ describe.each(TEST_DIALECTS)('isolation matrix on %s', (dialect) => {
         break;
       case 'pageOrder': {
         const listed = await api(server, 'GET', `/api/owner/funnels/${a.funnel}/pages`, { key: a.key });
-        const ids = z.array(Page).parse(listed.body).map((page) => page.id);
+        const ids = z
+          .array(Page)
+          .parse(listed.body)
+          .map((page) => page.id);
         target.pageOrder = [...ids.slice(0, 1), ...ids.slice(-1), ...ids.slice(1, -1)];
         break;
       }
