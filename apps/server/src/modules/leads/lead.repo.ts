@@ -1,6 +1,6 @@
 import { reusableQuery } from '../../db/reusable-query';
 import type { Db } from '../../db';
-import type { Transaction } from 'kysely';
+import { expressionBuilder, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { searchTerms, upperBound } from '../../lib/search-terms';
 
@@ -90,32 +90,48 @@ export function createLeadRepo(db: Db) {
     listByFunnel: ({ funnelId, limit, order, after, prefixes, pageId }: LeadPageQuery) => {
       const direction = order === 'oldest' ? 'asc' : 'desc';
       const beyond = order === 'oldest' ? '>' : '<';
-      let query = db.selectFrom('leads').selectAll().where('funnelId', '=', funnelId);
-      if (pageId !== undefined) query = query.where('currentPageId', '=', pageId);
-      if (prefixes !== undefined) {
-        query = query.where('id', 'in', (eb) =>
-          eb
-            .selectFrom('leadSearchTerms')
-            .select('leadId')
-            .where('funnelId', '=', funnelId)
-            .where((t) =>
-              t.or(
-                prefixes.map((prefix) =>
-                  t.and([t('term', '>=', prefix), t('term', '<', upperBound(prefix))]),
-                ),
-              ),
-            ),
-        );
-      }
+      const eb = expressionBuilder<Database, 'leads'>();
+      const conditions = [eb('leads.funnelId', '=', funnelId)];
+      if (pageId !== undefined) conditions.push(eb('leads.currentPageId', '=', pageId));
       if (after) {
-        query = query.where((eb) =>
+        conditions.push(
           eb.or([
-            eb('createdAt', beyond, after.createdAt),
-            eb.and([eb('createdAt', '=', after.createdAt), eb('id', beyond, after.id)]),
+            eb('leads.createdAt', beyond, after.createdAt),
+            eb.and([eb('leads.createdAt', '=', after.createdAt), eb('leads.id', beyond, after.id)]),
           ]),
         );
       }
-      return query.orderBy('createdAt', direction).orderBy('id', direction).limit(limit).execute();
+      if (prefixes === undefined) {
+        return db
+          .selectFrom('leads')
+          .selectAll('leads')
+          .where(eb.and(conditions))
+          .orderBy('leads.createdAt', direction)
+          .orderBy('leads.id', direction)
+          .limit(limit)
+          .execute();
+      }
+      const matches = db
+        .selectFrom('leadSearchTerms')
+        .select('leadId')
+        .distinct()
+        .where('funnelId', '=', funnelId)
+        .where((t) =>
+          t.or(prefixes.map((prefix) => t.and([t('term', '>=', prefix), t('term', '<', upperBound(prefix))]))),
+        )
+        .as('m');
+      // The leads found drive the query (SQLite keeps a CROSS JOIN's order): each is read by its key
+      // and only they are sorted, never the funnel's leads walked in order and probed one by one.
+      return db
+        .selectFrom(matches)
+        .crossJoin('leads')
+        .selectAll('leads')
+        .whereRef('leads.id', '=', 'm.leadId')
+        .where(eb.and(conditions))
+        .orderBy('leads.createdAt', direction)
+        .orderBy('leads.id', direction)
+        .limit(limit)
+        .execute();
     },
     /** Changes a lead; a new name, e-mail or phone rewrites its search terms in the same transaction. */
     async update(
