@@ -4,7 +4,8 @@
  *
  * - rows 1–2: the first demo lead's page in Chromium;
  * - rows 3–4: page resolution on 1,000 and on 1,000,000 leads, two servers measured in turn;
- * - row 5: tracking on SQLite, then on PostgreSQL, each ending in a SIGKILL.
+ * - row 5: tracking on SQLite, then on PostgreSQL, each ending in a SIGKILL;
+ * - row 7: the Studio's leads table on 1,000 and on 1,000,000 leads in one funnel.
  *
  * Every server of rows 3 to 5 is handed to the MemoryWatch that row 6 reads.
  */
@@ -17,6 +18,7 @@ import {
   type SeededLead,
 } from '../scripts/lib/scratch-database';
 import { killAll, startServer, type RunningServer } from '../scripts/lib/server-process';
+import { seedLeadTable } from './lib/lead-table';
 import { benchToken, insertLeads, sampleIndices, type LeadHome } from './lib/leads';
 import type { MemoryWatch } from './lib/memory';
 import type { Row } from './lib/report';
@@ -35,6 +37,12 @@ import {
   type CrashResult,
   type IngestResult,
 } from './rows/tracking-ingest';
+import {
+  leadsTableRows,
+  measureLeadsTable,
+  type LeadsTableResult,
+  type TableTarget,
+} from './rows/leads-table';
 import { quickNotes, type Settings } from './settings';
 
 /** Raw measurements, for the JSON file. */
@@ -158,6 +166,60 @@ export async function resolutionPhase(
     { base: settings.baseLeads, grown: settings.grownLeads },
     settings,
     quickNotes(settings),
+  );
+}
+
+/**
+ * Row 7: two SQLite databases whose one funnel holds 1,000 and 1,000,000 leads (with their search
+ * terms), each with its own server; the runs alternate between them.
+ */
+export async function leadsTablePhase(
+  settings: Settings,
+  watch: MemoryWatch,
+  details: Details,
+): Promise<Row[]> {
+  const servers: RunningServer[] = [];
+  const databases: ScratchDatabase[] = [];
+  const watching: (() => void)[] = [];
+  let result: LeadsTableResult | { error: unknown } = { error: 'not run' };
+  try {
+    const targets: TableTarget[] = [];
+    for (const leads of [settings.baseLeads, settings.grownLeads]) {
+      const database = await prepareDatabase(undefined, false, 'bench-table');
+      databases.push(database);
+      log(`row 7: ${count(leads)} leads and their search terms into one funnel of a new SQLite database`);
+      const started = Date.now();
+      const table = await seedLeadTable(database.url, leads);
+      details[`seconds to seed a leads table of ${count(leads)}`] = (Date.now() - started) / 1000;
+      const server = await startServer(database.url, servers, {
+        run: settings.server,
+        env: { OWNER_RATE_LIMIT_PER_MINUTE: '0' },
+      });
+      watching.push(watch.watch(`leads table, ${count(leads)} leads`, server.child.pid));
+      targets.push({ url: server.url, table });
+    }
+    const [base, grown] = targets as [TableTarget, TableTarget];
+    log('row 7: a page, a name search and a filtered page of leads against GET /api/health, in turn on both');
+    result = await measureLeadsTable(base, grown, {
+      connections: settings.connections,
+      seconds: settings.seconds,
+      rounds: settings.rounds,
+      warmUpSeconds: settings.warmUpSeconds,
+      searches: settings.requestedLeads,
+    });
+  } catch (error) {
+    result = { error };
+  } finally {
+    for (const stop of watching) stop();
+    await killAll(servers);
+    for (const database of databases) await database.cleanup();
+  }
+  details.leadsTable = errorsAsText(result);
+  return leadsTableRows(
+    result,
+    { base: settings.baseLeads, grown: settings.grownLeads },
+    settings,
+    quickNotes(settings).growth,
   );
 }
 

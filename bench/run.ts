@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [-- --strict] [-- --postgres postgres://…] [-- --source]
+ * npm run bench [-- --quick] [-- --strict] [-- --postgres postgres://…] [-- --source] [-- --only leads-table]
  *
  * Measures the figures of the performance issue against the real server process (`tsx
  * apps/server/src/main.ts`, started as `npm start` starts it) and prints one table: figure, baseline,
@@ -10,7 +10,8 @@
  * --quick runs shorter and smaller (bench/settings.ts) and still prints every row. PostgreSQL (row 5)
  * is --postgres, else BENCH_POSTGRES_URL, else TEST_DATABASE_URL, else the local server of CI. The
  * server runs as `npm start` runs it, from the bundle `npm run build` makes; --source runs the
- * TypeScript sources through tsx instead, as the tests do.
+ * TypeScript sources through tsx instead, as the tests do. --only runs the phases named (a comma-separated
+ * list of pages, resolution, ingest, leads-table) and leaves the others out of the table.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -20,11 +21,13 @@ import { SERVER_BUNDLE } from '../scripts/build-server';
 import { ROOT, serverCommand } from '../scripts/lib/server-process';
 import { MemoryWatch } from './lib/memory';
 import { renderTable, type Row } from './lib/report';
-import { ingestPhase, log, pagesPhase, resolutionPhase, type Details } from './phases';
+import { ingestPhase, leadsTablePhase, log, pagesPhase, resolutionPhase, type Details } from './phases';
 import { memoryRows } from './rows/memory';
 import { FULL, QUICK, type Settings } from './settings';
 
 const RESULTS_DIR = join(ROOT, 'bench/results');
+/** The phases, in the order they run; --only names some of them. */
+const PHASES = ['pages', 'resolution', 'ingest', 'leads-table'] as const;
 /** The local PostgreSQL of CI and of the README, when nothing else is named. */
 const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -57,8 +60,14 @@ async function main(): Promise<void> {
       strict: { type: 'boolean', default: false },
       postgres: { type: 'string' },
       source: { type: 'boolean', default: false },
+      only: { type: 'string' },
     },
   });
+  const only = values.only?.split(',').map((name) => name.trim());
+  const unknown = only?.filter((name) => !(PHASES as readonly string[]).includes(name)) ?? [];
+  if (unknown.length > 0)
+    throw new Error(`--only: no phase ${unknown.join(', ')} (phases: ${PHASES.join(', ')})`);
+  const runs = (phase: (typeof PHASES)[number]) => only === undefined || only.includes(phase);
   const bundled = !values.source && existsSync(SERVER_BUNDLE);
   const settings: Settings = { ...(values.quick ? QUICK : FULL), server: bundled ? 'bundle' : 'source' };
   if (!values.source && !bundled)
@@ -73,13 +82,15 @@ async function main(): Promise<void> {
   const watch = new MemoryWatch(settings.server === 'source');
   const rows: Row[] = [];
   try {
-    rows.push(...(await pagesPhase(settings, details)));
-    rows.push(...(await resolutionPhase(settings, watch, details)));
-    rows.push(...(await ingestPhase(settings, watch, postgres, details)));
+    if (runs('pages')) rows.push(...(await pagesPhase(settings, details)));
+    if (runs('resolution')) rows.push(...(await resolutionPhase(settings, watch, details)));
+    if (runs('ingest')) rows.push(...(await ingestPhase(settings, watch, postgres, details)));
+    if (runs('leads-table')) rows.push(...(await leadsTablePhase(settings, watch, details)));
   } finally {
     watch.stopAll();
   }
-  rows.push(...memoryRows(watch, serverCommand(settings.server)));
+  // Row 6 reads the servers of rows 3 to 5.
+  if (runs('resolution') || runs('ingest')) rows.push(...memoryRows(watch, serverCommand(settings.server)));
   details.memory = watch.processes();
 
   const table = renderTable(rows);

@@ -19,7 +19,7 @@ export interface Budget {
 }
 
 export interface Row {
-  /** The issue's row number, 1 to 6; a row may print as several lines. */
+  /** The issue's row number (1 to 6 of the performance issue, 7 the leads table of issue 18); a row may print as several lines. */
   row: number;
   measure: string;
   figure: Quantity | null;

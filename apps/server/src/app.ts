@@ -149,7 +149,7 @@ export async function buildApp({ config, database, logStream, now }: AppOptions)
       });
       await owner.register(accountRoutes, { accounts: services.accounts });
       await owner.register(memberRoutes, { members: services.members });
-      await owner.register(funnelRoutes, { funnels: services.funnels });
+      await owner.register(funnelRoutes, { funnels: services.funnels, templates: services.funnelTemplates });
       await owner.register(pageRoutes, { pages: services.pages });
       await owner.register(leadRoutes, { leads: services.leads });
       await owner.register(domainRoutes, { domains: services.domains });

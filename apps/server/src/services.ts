@@ -16,6 +16,7 @@ import { createDomainRepo } from './modules/domains/domain.repo';
 import { createDomainService } from './modules/domains/domain.service';
 import { createFunnelRepo } from './modules/funnels/funnel.repo';
 import { createFunnelService } from './modules/funnels/funnel.service';
+import { createFunnelTemplateService } from './modules/funnels/templates/funnel-template.service';
 import { instanceSecret } from './modules/instance/instance.repo';
 import { createLeadRepo } from './modules/leads/lead.repo';
 import { createLeadService } from './modules/leads/lead.service';
@@ -107,6 +108,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     isServedHost: async (host) =>
       config.baseDomains.includes(host) || (await repos.domains.findByHost(host)) !== undefined,
   });
+  const funnelTemplates = createFunnelTemplateService({ funnels, pages });
   const progress = createLeadProgressService({ progress: repos.progress, pages: repos.pages });
   const leads = createLeadService({ leads: repos.leads, progress, funnels, links });
   const domains = createDomainService({ domains: repos.domains, baseDomains: config.baseDomains });
@@ -175,6 +177,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     links,
     accounts,
     funnels,
+    funnelTemplates,
     pages,
     leads,
     progress,

@@ -84,6 +84,7 @@ export const TABLES = [
   'pages',
   'contentVersions',
   'leads',
+  'leadSearchTerms',
   'leadPageProgress',
   'previewTokens',
   'visits',

@@ -22,6 +22,8 @@ export interface Database {
     label: string;
     createdAt: number;
     lastUsedAt: number | null;
+    /** The key's first characters, shown to tell keys apart (migration 0009); null on older keys. */
+    prefix: string | null;
   };
   domains: { id: string; accountId: string; host: string; createdAt: number };
   funnels: {
@@ -62,6 +64,8 @@ export interface Database {
     lastIp: string | null;
     lastIpAt: number | null;
   };
+  /** The words each lead is found by (migration 0009, decision 22). */
+  leadSearchTerms: { funnelId: string; term: string; leadId: string };
   leadPageProgress: {
     leadId: string;
     pageId: string;

@@ -10,7 +10,7 @@ import type { Database } from '../db/schema';
  * stack trace, and nothing is written.
  */
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type Answer = Awaited<ReturnType<typeof api>>;
 
 const MIB = 1024 * 1024;
@@ -60,7 +60,55 @@ const ROUTES: OwnerRoute[] = [
       tooLong: { body: { name: long(121) }, names: 'body.name' },
     },
   },
+  { method: 'GET', path: '/api-keys' },
+  {
+    method: 'POST',
+    path: '/api-keys',
+    body: {
+      valid: { label: 'Key' },
+      limit: MIB,
+      wrongType: { body: { label: 42 }, names: 'body.label' },
+      tooLong: { body: { label: long(121) }, names: 'body.label' },
+      required: 'body.label',
+    },
+  },
+  // Only bad ids are sent here, so any existing id will do.
+  { method: 'DELETE', path: '/api-keys/:id', target: 'funnel' },
   { method: 'GET', path: '/funnels' },
+  { method: 'GET', path: '/funnel-templates' },
+  {
+    method: 'POST',
+    path: '/funnels/from-template',
+    body: {
+      valid: { template: 'vsl-launch', name: 'Funnel' },
+      limit: MIB,
+      wrongType: { body: { template: 'no-such-template', name: 'Funnel' }, names: 'body.template' },
+      tooLong: { body: { template: 'vsl-launch', name: long(121) }, names: 'body.name' },
+      required: 'body.template',
+    },
+  },
+  {
+    method: 'POST',
+    path: '/funnels/:id/duplicate',
+    target: 'funnel',
+    body: {
+      valid: { name: 'Copy' },
+      limit: MIB,
+      wrongType: { body: { name: 42 }, names: 'body.name' },
+      tooLong: { body: { name: long(121) }, names: 'body.name' },
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/funnels/:id/pages/order',
+    target: 'funnel',
+    body: {
+      valid: { pageIds: ['01900000-0000-7000-8000-000000000000'] },
+      limit: MIB,
+      wrongType: { body: { pageIds: 'all' }, names: 'body.pageIds' },
+      required: 'body.pageIds',
+    },
+  },
   {
     method: 'POST',
     path: '/funnels',
@@ -110,6 +158,7 @@ const ROUTES: OwnerRoute[] = [
     },
   },
   { method: 'DELETE', path: '/pages/:id', target: 'page' },
+  { method: 'POST', path: '/pages/:id/duplicate', target: 'page' },
   {
     method: 'POST',
     path: '/pages/:id/preview',
@@ -157,6 +206,7 @@ const ROUTES: OwnerRoute[] = [
       tooLong: { body: { name: long(121) }, names: 'body.name' },
     },
   },
+  { method: 'POST', path: '/leads/:id/link', target: 'lead' },
   { method: 'DELETE', path: '/leads/:id', target: 'lead' },
   { method: 'GET', path: '/domains' },
   {
@@ -257,6 +307,10 @@ function queryProblems(route: OwnerRoute): BadRequest[] {
     })),
     { ...invalid, problem: 'a cursor that is not one', query: '?cursor=garbage', names: 'cursor' },
     { ...invalid, problem: 'an over-long cursor', query: `?cursor=${'a'.repeat(201)}`, names: 'cursor' },
+    { ...invalid, problem: 'an unknown order', query: '?order=sideways', names: 'order' },
+    { ...invalid, problem: 'a page filter that is no id', query: '?pageId=first', names: 'pageId' },
+    { ...invalid, problem: 'an empty search', query: '?search=%20', names: 'search' },
+    { ...invalid, problem: 'an over-long search', query: `?search=${'a'.repeat(121)}`, names: 'search' },
   ];
 }
 
@@ -390,6 +444,7 @@ const TABLES: Record<keyof Database, true> = {
   pages: true,
   contentVersions: true,
   leads: true,
+  leadSearchTerms: true,
   leadPageProgress: true,
   previewTokens: true,
   visits: true,

@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import {
   ApiError,
+  ApiKeyCreated,
   Domain,
   ErrorCode,
   Funnel,
@@ -13,7 +14,7 @@ import {
 } from '@embudo/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { TEST_DIALECTS } from '../../test/databases';
 import type { TABLES } from '../../test/fixtures';
 import { api, startTestServer, type TestServer } from '../../test/server';
@@ -130,8 +131,18 @@ interface Target {
   session?: string;
   /** A resource of A's for a DELETE to remove. */
   spare?: string;
+  /** A's pages in a new order (the last one second: the first page, where leads start, stays), for a reorder. */
+  pageOrder?: string[];
 }
-type Need = 'session' | 'spareFunnel' | 'sparePage' | 'spareDomain' | 'spareMember' | 'spareInvitation';
+type Need =
+  | 'session'
+  | 'spareFunnel'
+  | 'sparePage'
+  | 'spareDomain'
+  | 'spareMember'
+  | 'spareInvitation'
+  | 'spareApiKey'
+  | 'pageOrder';
 
 const made = (value: string | undefined): string => {
   if (value === undefined) throw new Error('the route needs a target its `needs` did not make');
@@ -206,7 +217,7 @@ const always = (): boolean => true;
 interface OwnerSpec {
   /** The `:id` of A's the route addresses. */
   target?: (w: World, t: Target) => string;
-  body?: () => unknown;
+  body?: (w: World, t: Target) => unknown;
   status: 200 | 201 | 204;
   shows?: (w: World) => string;
   /** On a route without an id, B's key gets B's own data: a marker of it. */
@@ -236,7 +247,7 @@ function owner(method: Method, path: string, spec: OwnerSpec): RouteCase {
           method,
           path: `/api/owner${target === undefined ? path : path.replace(':id', target(w, t))}`,
           ...bearer(secret),
-          ...(body === undefined ? {} : { body: body() }),
+          ...(body === undefined ? {} : { body: body(w, t) }),
         }),
       },
     ],
@@ -337,8 +348,26 @@ const ROUTES: RouteCase[] = [
     shows: (w) => w.a.account.id,
     ownData: (w) => w.b.account.id,
   }),
+  owner('GET', '/api-keys', {
+    status: 200,
+    shows: (w) => w.a.key.slice(0, 8),
+    ownData: (w) => w.b.key.slice(0, 8),
+  }),
+  owner('POST', '/api-keys', { body: () => ({ label: 'Made by the caller' }), status: 201 }),
+  owner('DELETE', '/api-keys/:id', { target: (_w, t) => made(t.spare), needs: 'spareApiKey', status: 204 }),
   owner('GET', '/funnels', { status: 200, shows: () => A_FUNNEL_NAME, ownData: (w) => w.b.funnel }),
   owner('POST', '/funnels', { body: () => ({ name: 'Made by the caller' }), status: 201 }),
+  owner('GET', '/funnel-templates', { status: 200 }),
+  owner('POST', '/funnels/from-template', {
+    body: () => ({ template: 'whatsapp-landing', name: 'Made from a template' }),
+    status: 201,
+  }),
+  owner('POST', '/funnels/:id/duplicate', {
+    target: (w) => w.a.funnel,
+    body: () => ({}),
+    status: 201,
+    shows: () => A_FUNNEL_NAME,
+  }),
   owner('GET', '/funnels/:id', { target: (w) => w.a.funnel, status: 200, shows: () => A_FUNNEL_NAME }),
   owner('PATCH', '/funnels/:id', {
     target: (w) => w.a.funnel,
@@ -353,7 +382,19 @@ const ROUTES: RouteCase[] = [
     body: () => ({ headline: `${A_HEADLINE} added` }),
     status: 201,
   }),
+  owner('PUT', '/funnels/:id/pages/order', {
+    target: (w) => w.a.funnel,
+    needs: 'pageOrder',
+    body: (_w, t) => ({ pageIds: t.pageOrder }),
+    status: 200,
+    shows: () => A_HEADLINE,
+  }),
   owner('GET', '/pages/:id', { target: (w) => made(w.a.pages[0]), status: 200, shows: () => A_HEADLINE }),
+  owner('POST', '/pages/:id/duplicate', {
+    target: (w) => made(w.a.pages[0]),
+    status: 201,
+    shows: () => A_HEADLINE,
+  }),
   owner('PATCH', '/pages/:id', {
     target: (w) => made(w.a.pages[0]),
     body: () => ({ headline: edited(A_HEADLINE) }),
@@ -384,6 +425,7 @@ const ROUTES: RouteCase[] = [
     status: 200,
     shows: () => A_EMAIL,
   }),
+  owner('POST', '/leads/:id/link', { target: (_w, t) => t.lead.id, status: 201 }),
   owner('DELETE', '/leads/:id', { target: (_w, t) => t.lead.id, status: 204 }),
   owner('GET', '/domains', { status: 200, shows: () => A_HOST, ownData: () => B_HOST }),
   owner('POST', '/domains', { body: () => ({ host: `caller-${++edits}.example.com` }), status: 201 }),
@@ -805,6 +847,12 @@ function rowsOfAccount(db: Db, accountId: string): RowsOf {
         .selectAll()
         .where((eb) => eb.or([eb('accountId', '=', accountId), eb('funnelId', 'in', funnels)]))
         .execute(),
+    leadSearchTerms: () =>
+      db
+        .selectFrom('leadSearchTerms')
+        .selectAll()
+        .where((eb) => eb.or([eb('leadId', 'in', leads), eb('funnelId', 'in', funnels)]))
+        .execute(),
     leadPageProgress: () =>
       db
         .selectFrom('leadPageProgress')
@@ -973,6 +1021,18 @@ describe.each(TEST_DIALECTS)('isolation matrix on %s', (dialect) => {
           await created(InvitationCreated, a.key, '/invitations', { role: 'viewer' })
         ).invitation.id;
         break;
+      case 'spareApiKey':
+        target.spare = (await created(ApiKeyCreated, a.key, '/api-keys', { label: 'Spare key' })).apiKey.id;
+        break;
+      case 'pageOrder': {
+        const listed = await api(server, 'GET', `/api/owner/funnels/${a.funnel}/pages`, { key: a.key });
+        const ids = z
+          .array(Page)
+          .parse(listed.body)
+          .map((page) => page.id);
+        target.pageOrder = [...ids.slice(0, 1), ...ids.slice(-1), ...ids.slice(1, -1)];
+        break;
+      }
     }
     return target;
   }

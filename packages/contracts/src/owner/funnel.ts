@@ -138,7 +138,34 @@ export const Funnel = z.object({
   ...FunnelFields,
   pixel: PixelSettings,
   pageCount: z.number().int(),
+  /** How many leads the funnel has. */
+  leadCount: z.number().int(),
   createdAt: IsoDateTime,
   updatedAt: IsoDateTime,
 });
 export type Funnel = z.infer<typeof Funnel>;
+
+/** Ready-made funnels to start from: the demo's VSL launch and its WhatsApp landing (architecture §7). */
+export const FUNNEL_TEMPLATES = ['vsl-launch', 'whatsapp-landing'] as const;
+export const FunnelTemplateId = z.enum(FUNNEL_TEMPLATES);
+export type FunnelTemplateId = z.infer<typeof FunnelTemplateId>;
+
+export const FunnelTemplate = z.object({
+  id: FunnelTemplateId,
+  typeFunnel: TypeFunnel,
+  language: Language,
+  pageCount: z.number().int(),
+});
+export type FunnelTemplate = z.infer<typeof FunnelTemplate>;
+
+/** A new funnel with a template's settings and pages (its leads are never copied). */
+export const FunnelFromTemplate = z.strictObject({
+  template: FunnelTemplateId,
+  name: Name,
+  language: Language.optional(),
+});
+export type FunnelFromTemplate = z.infer<typeof FunnelFromTemplate>;
+
+/** A copy of a funnel with its settings and pages, without its leads or their events. */
+export const FunnelDuplicate = z.strictObject({ name: Name.optional() }).nullish();
+export type FunnelDuplicate = z.infer<typeof FunnelDuplicate>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, IsoDateTime, Name, Paginated } from '../primitives';
+import { Id, IsoDateTime, Name, Paginated, PaginationQuery } from '../primitives';
 
 export const LeadCreate = z.strictObject({
   name: Name,
@@ -44,3 +44,15 @@ export type LeadImported = z.infer<typeof LeadImported>;
 
 export const LeadList = Paginated(Lead);
 export type LeadList = z.infer<typeof LeadList>;
+
+/**
+ * A page of a funnel's leads (keyset paging: `cursor` is the last answer's `nextCursor`). `search`
+ * finds leads whose name has a word starting with it, or whose e-mail or phone starts with it (case
+ * and accents ignored, phone by its digits); `pageId` keeps the leads whose current page it is.
+ */
+export const LeadListQuery = PaginationQuery.extend({
+  search: z.string().trim().min(1).max(120).optional(),
+  pageId: Id.optional(),
+  order: z.enum(['newest', 'oldest']).default('oldest'),
+});
+export type LeadListQuery = z.infer<typeof LeadListQuery>;

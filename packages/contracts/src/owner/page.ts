@@ -116,3 +116,7 @@ export const Page = z.object({
   updatedAt: IsoDateTime,
 });
 export type Page = z.infer<typeof Page>;
+
+/** A funnel's pages in their new order: every page of the funnel, each once. */
+export const PageOrder = z.strictObject({ pageIds: z.array(Id).min(1).max(1000) });
+export type PageOrder = z.infer<typeof PageOrder>;

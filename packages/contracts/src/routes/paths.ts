@@ -72,15 +72,20 @@ export const OWNER_ROUTE_PATHS = {
   funnels: {
     list: { method: 'GET', path: '/api/owner/funnels', audience: 'owner' },
     create: { method: 'POST', path: '/api/owner/funnels', audience: 'owner' },
+    templates: { method: 'GET', path: '/api/owner/funnel-templates', audience: 'owner' },
+    createFromTemplate: { method: 'POST', path: '/api/owner/funnels/from-template', audience: 'owner' },
     get: { method: 'GET', path: '/api/owner/funnels/:id', audience: 'owner' },
     update: { method: 'PATCH', path: '/api/owner/funnels/:id', audience: 'owner' },
+    duplicate: { method: 'POST', path: '/api/owner/funnels/:id/duplicate', audience: 'owner' },
     remove: { method: 'DELETE', path: '/api/owner/funnels/:id', audience: 'owner' },
   },
   pages: {
     list: { method: 'GET', path: '/api/owner/funnels/:id/pages', audience: 'owner' },
     create: { method: 'POST', path: '/api/owner/funnels/:id/pages', audience: 'owner' },
+    reorder: { method: 'PUT', path: '/api/owner/funnels/:id/pages/order', audience: 'owner' },
     get: { method: 'GET', path: '/api/owner/pages/:id', audience: 'owner' },
     update: { method: 'PATCH', path: '/api/owner/pages/:id', audience: 'owner' },
+    duplicate: { method: 'POST', path: '/api/owner/pages/:id/duplicate', audience: 'owner' },
     remove: { method: 'DELETE', path: '/api/owner/pages/:id', audience: 'owner' },
   },
   leads: {
@@ -89,6 +94,7 @@ export const OWNER_ROUTE_PATHS = {
     import: { method: 'POST', path: '/api/owner/funnels/:id/leads/import', audience: 'owner' },
     get: { method: 'GET', path: '/api/owner/leads/:id', audience: 'owner' },
     update: { method: 'PATCH', path: '/api/owner/leads/:id', audience: 'owner' },
+    newLink: { method: 'POST', path: '/api/owner/leads/:id/link', audience: 'owner' },
     remove: { method: 'DELETE', path: '/api/owner/leads/:id', audience: 'owner' },
   },
   domains: {

@@ -2,9 +2,25 @@ import { z } from 'zod';
 import { AccountAnswer, AccountUpdateInput } from '../owner/account';
 import { ApiKey, ApiKeyCreate, ApiKeyCreated } from '../owner/api-key';
 import { Domain, DomainCreate } from '../owner/domain';
-import { Funnel, FunnelCreate, FunnelUpdate } from '../owner/funnel';
-import { Lead, LeadCreate, LeadCreated, LeadImport, LeadImported, LeadList, LeadUpdate } from '../owner/lead';
-import { Page, PageCreate, PageUpdate } from '../owner/page';
+import {
+  Funnel,
+  FunnelCreate,
+  FunnelDuplicate,
+  FunnelFromTemplate,
+  FunnelTemplate,
+  FunnelUpdate,
+} from '../owner/funnel';
+import {
+  Lead,
+  LeadCreate,
+  LeadCreated,
+  LeadImport,
+  LeadImported,
+  LeadList,
+  LeadListQuery,
+  LeadUpdate,
+} from '../owner/lead';
+import { Page, PageCreate, PageOrder, PageUpdate } from '../owner/page';
 import {
   FirstRunSetup,
   Invitation,
@@ -250,6 +266,24 @@ export const ROUTES = {
   },
   funnels: {
     list: route(P.funnels.list, { tags: tags.funnels, response: { 200: z.array(Funnel) } }),
+    templates: route(P.funnels.templates, {
+      tags: tags.funnels,
+      description: 'The ready-made funnels a new one can start from.',
+      response: { 200: z.array(FunnelTemplate) },
+    }),
+    createFromTemplate: route(P.funnels.createFromTemplate, {
+      tags: tags.funnels,
+      description: "Creates a funnel with a template's settings and pages.",
+      body: FunnelFromTemplate,
+      response: { 201: Funnel },
+    }),
+    duplicate: route(P.funnels.duplicate, {
+      tags: tags.funnels,
+      description: "Copies a funnel's settings and pages (not its leads) into a new funnel.",
+      params: IdParams,
+      body: FunnelDuplicate,
+      response: { 201: Funnel },
+    }),
     create: route(P.funnels.create, {
       tags: tags.funnels,
       description: ({ funnelsPerAccount }: DocumentedLimits) =>
@@ -276,6 +310,20 @@ export const ROUTES = {
       body: PageCreate,
       response: { 201: Page },
     }),
+    reorder: route(P.pages.reorder, {
+      tags: tags.pages,
+      description: "Puts the funnel's pages in the order given (every page of the funnel, each once).",
+      params: IdParams,
+      body: PageOrder,
+      response: { 200: z.array(Page) },
+    }),
+    duplicate: route(P.pages.duplicate, {
+      tags: tags.pages,
+      description: (limits: DocumentedLimits) =>
+        `Inserts a copy of the page right after it. ${pageLimits(limits)}`,
+      params: IdParams,
+      response: { 201: Page },
+    }),
     get: route(P.pages.get, { tags: tags.pages, params: IdParams, response: { 200: Page } }),
     update: route(P.pages.update, {
       tags: tags.pages,
@@ -290,7 +338,7 @@ export const ROUTES = {
     list: route(P.leads.list, {
       tags: tags.leads,
       params: IdParams,
-      query: PaginationQuery,
+      query: LeadListQuery,
       response: { 200: LeadList },
     }),
     create: route(P.leads.create, {
@@ -311,6 +359,12 @@ export const ROUTES = {
       params: IdParams,
       body: LeadUpdate,
       response: { 200: Lead },
+    }),
+    newLink: route(P.leads.newLink, {
+      tags: tags.leads,
+      description: 'Gives the lead a new link, shown only here; the old link stops working at once.',
+      params: IdParams,
+      response: { 201: LeadCreated },
     }),
     remove: route(P.leads.remove, {
       tags: tags.leads,

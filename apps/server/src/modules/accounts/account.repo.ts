@@ -59,6 +59,24 @@ export function createAccountRepo(db: Db) {
         .onConflict((oc) => oc.column('keyHash').doNothing())
         .execute();
     },
+    /** The account's keys, oldest first, without their hashes. */
+    listApiKeys: (accountId: string) =>
+      db
+        .selectFrom('apiKeys')
+        .select(['id', 'label', 'prefix', 'createdAt', 'lastUsedAt'])
+        .where('accountId', '=', accountId)
+        .orderBy('createdAt')
+        .orderBy('id')
+        .execute(),
+    /** Deletes the account's key `id`; whether there was one. */
+    async deleteApiKey(accountId: string, id: string): Promise<boolean> {
+      const result = await db
+        .deleteFrom('apiKeys')
+        .where('id', '=', id)
+        .where('accountId', '=', accountId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
     async touchApiKey(id: string, at: number): Promise<void> {
       await db.updateTable('apiKeys').set({ lastUsedAt: at }).where('id', '=', id).execute();
     },

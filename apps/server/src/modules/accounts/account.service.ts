@@ -4,9 +4,13 @@ import {
   type Account,
   type AccountCreated,
   type AccountUpdate,
+  type ApiKey,
+  type ApiKeyCreate,
+  type ApiKeyCreated,
 } from '@embudo/contracts';
+import { toIso } from '../../lib/json';
 import { conflict, notFound } from '../../lib/http-errors';
-import { hashToken, newApiKey, newId } from '../../lib/tokens';
+import { API_KEY_PREFIX, hashToken, newApiKey, newId } from '../../lib/tokens';
 import type { AccountRepo } from './account.repo';
 import { toAccount } from './account.repo';
 
@@ -20,12 +24,35 @@ export interface AccountServiceDeps {
     | 'findByKeyHash'
     | 'findBySlug'
     | 'insert'
+    | 'deleteApiKey'
     | 'insertApiKey'
     | 'list'
+    | 'listApiKeys'
     | 'touchApiKey'
     | 'update'
   >;
   now?: () => number;
+}
+
+/** Characters of a key kept to tell it apart: the prefix and four of its random characters. */
+const SHOWN_CHARS = API_KEY_PREFIX.length + 4;
+
+/** A key's row, for its owner: never the key, never its hash. */
+function toApiKey(row: {
+  id: string;
+  label: string;
+  prefix: string | null;
+  createdAt: number;
+  lastUsedAt: number | null;
+}): ApiKey {
+  return {
+    id: row.id,
+    label: row.label,
+    // Keys made before migration 0009 kept no characters of their own.
+    prefix: row.prefix ?? API_KEY_PREFIX,
+    createdAt: toIso(row.createdAt),
+    lastUsedAt: row.lastUsedAt === null ? null : toIso(row.lastUsedAt),
+  };
 }
 
 /** How often a key's last use is written down: enough for an operator, no write per request. */
@@ -58,6 +85,7 @@ export function createAccountService({ accounts, now = Date.now }: AccountServic
           label: 'default',
           createdAt: at,
           lastUsedAt: null,
+          prefix: apiKey.slice(0, SHOWN_CHARS),
         });
       } catch (error) {
         // Two creations of one slug at once: the unique index decides, the loser hears why.
@@ -87,7 +115,38 @@ export function createAccountService({ accounts, now = Date.now }: AccountServic
         label,
         createdAt: now(),
         lastUsedAt: null,
+        prefix: apiKey.slice(0, SHOWN_CHARS),
       });
+    },
+
+    /** The account's API keys, oldest first: labels and first characters, never the keys. */
+    async listApiKeys(accountId: string): Promise<ApiKey[]> {
+      return (await accounts.listApiKeys(accountId)).map(toApiKey);
+    },
+
+    /** A new API key for the account: answered this once, stored as its hash. */
+    async createApiKey(accountId: string, input: ApiKeyCreate): Promise<ApiKeyCreated> {
+      const key = newApiKey();
+      const row = {
+        id: newId(),
+        accountId,
+        keyHash: hashToken(key),
+        label: input.label,
+        createdAt: now(),
+        lastUsedAt: null,
+        prefix: key.slice(0, SHOWN_CHARS),
+      };
+      await accounts.insertApiKey(row);
+      return { apiKey: toApiKey(row), key };
+    },
+
+    /**
+     * Revokes the account's key: the next request with it is a 401, for it is looked up on each
+     * request (authenticate). Another account's key is a 404.
+     */
+    async revokeApiKey(accountId: string, id: string): Promise<void> {
+      if (!(await accounts.deleteApiKey(accountId, id))) throw notFound('API key');
+      lastTouched.delete(id);
     },
 
     async get(id: string): Promise<Account> {

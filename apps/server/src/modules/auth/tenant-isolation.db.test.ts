@@ -2,6 +2,7 @@ import {
   ApiError,
   ErrorCode,
   type Account,
+  type ApiKeyCreated,
   type Domain,
   type Funnel,
   type LeadList,
@@ -17,12 +18,21 @@ import { api, startTestServer, type TestServer } from '../../../test/server';
  * account's key, malformed keys and no key, answers 2xx, 404 (or the caller's own data), 401 and 401.
  */
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type Answer = Awaited<ReturnType<typeof api>>;
 
 /** A's resources the routes address. The spare ones exist to be deleted. */
 type Resources = Record<
-  'funnel' | 'page' | 'lead' | 'domain' | 'spareFunnel' | 'sparePage' | 'spareLead' | 'spareDomain',
+  | 'funnel'
+  | 'page'
+  | 'lead'
+  | 'domain'
+  | 'spareFunnel'
+  | 'sparePage'
+  | 'spareLead'
+  | 'spareDomain'
+  | 'spareApiKey'
+  | 'orderFunnel',
   string
 >;
 
@@ -54,6 +64,9 @@ interface OwnerRoute {
 
 const named = (who: string) => ({ name: `Named by ${who}` });
 
+/** The pages of A's orderFunnel, the last first: a new order for it (set before the tests). */
+let newOrderOfA: string[] = [];
+
 const ROUTES: OwnerRoute[] = [
   { method: 'GET', path: '/account', status: 200, asOther: { ownData: (w) => w.b.account.id } },
   {
@@ -63,7 +76,42 @@ const ROUTES: OwnerRoute[] = [
     status: 200,
     asOther: { ownData: (w) => w.b.account.id },
   },
+  { method: 'GET', path: '/api-keys', status: 200, asOther: { ownData: (w) => w.b.key.slice(0, 8) } },
+  {
+    method: 'POST',
+    path: '/api-keys',
+    body: (who) => ({ label: `Named by ${who}` }),
+    status: 201,
+    asOther: { ownData: () => 'Named by B' },
+  },
+  { method: 'DELETE', path: '/api-keys/:id', target: 'spareApiKey', status: 204, asOther: 'not-found' },
   { method: 'GET', path: '/funnels', status: 200, asOther: { ownData: (w) => w.b.funnel } },
+  { method: 'GET', path: '/funnel-templates', status: 200, asOther: { ownData: () => 'vsl-launch' } },
+  {
+    method: 'POST',
+    path: '/funnels/from-template',
+    body: (who) => ({ template: 'vsl-launch', ...named(who) }),
+    status: 201,
+    asOther: { ownData: () => 'Named by B' },
+  },
+  {
+    method: 'POST',
+    path: '/funnels/:id/duplicate',
+    target: 'funnel',
+    body: named,
+    status: 201,
+    asOther: 'not-found',
+  },
+  {
+    method: 'PUT',
+    path: '/funnels/:id/pages/order',
+    target: 'orderFunnel',
+    body: () => ({ pageIds: newOrderOfA }),
+    status: 200,
+    asOther: 'not-found',
+  },
+  { method: 'POST', path: '/pages/:id/duplicate', target: 'page', status: 201, asOther: 'not-found' },
+  { method: 'POST', path: '/leads/:id/link', target: 'lead', status: 201, asOther: 'not-found' },
   {
     method: 'POST',
     path: '/funnels',
@@ -262,6 +310,13 @@ describe.each(TEST_DIALECTS)('tenant isolation of the owner API on %s', (dialect
     const spareFunnel = await created<Funnel>(a.key, '/funnels', { name: 'Spare funnel' });
     const domain = await created<Domain>(a.key, '/domains', { host: 'alpha.example.com' });
     const spareDomain = await created<Domain>(a.key, '/domains', { host: 'spare.example.com' });
+    const spareApiKey = await created<ApiKeyCreated>(a.key, '/api-keys', { label: 'Spare key' });
+    const orderFunnel = await created<Funnel>(a.key, '/funnels', { name: 'Order funnel' });
+    const ordered: string[] = [];
+    for (const headline of ['First', 'Second', 'Third']) {
+      ordered.push((await created<Page>(a.key, `/funnels/${orderFunnel.id}/pages`, { headline })).id);
+    }
+    newOrderOfA = [...ordered].reverse();
     const bFunnel = await created<Funnel>(b.key, '/funnels', { name: 'Bravo funnel' });
     const bDomain = await created<Domain>(b.key, '/domains', { host: 'bravo.example.com' });
     world = {
@@ -276,6 +331,8 @@ describe.each(TEST_DIALECTS)('tenant isolation of the owner API on %s', (dialect
           sparePage: sparePage.id,
           spareLead: spareLead.lead.id,
           spareDomain: spareDomain.id,
+          spareApiKey: spareApiKey.apiKey.id,
+          orderFunnel: orderFunnel.id,
         },
       },
       b: { ...b, funnel: bFunnel.id, domainHost: bDomain.host },

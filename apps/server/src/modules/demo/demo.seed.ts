@@ -1,5 +1,6 @@
 import type { Account, ButtonAction, FunnelCreate, PageCreate } from '@embudo/contracts';
 import { API_KEY_PREFIX, deriveToken } from '../../lib/tokens';
+import { FUNNEL_TEMPLATE_PLANS } from '../funnels/templates/funnel-templates';
 import type { Services } from '../../services';
 
 export interface DemoFunnel {
@@ -28,62 +29,9 @@ interface FunnelPlan {
   leads: string[];
 }
 
-const VIDEO = { hostingVideo: 'SELF_HOSTED', videoUrl: '/assets/demo/vsl.mp4' } as const;
-const WHATSAPP = 'https://wa.me/5215512345678?text=Hola%2C%20quiero%20m%C3%A1s%20informaci%C3%B3n';
+const VSL_FUNNEL: FunnelPlan = { ...FUNNEL_TEMPLATE_PLANS['vsl-launch'], leads: ['Ana', 'Bruno', 'Carla'] };
 
-const VSL_FUNNEL: FunnelPlan = {
-  funnel: { name: 'Lanzamiento VSL', typeFunnel: 'VSL', language: 'es', isPreLaunch: false },
-  pages: [
-    {
-      buttonAction: 'NEXT-PAGE',
-      headline: 'Clase 1: <strong>el método</strong> que cambia tus ventas',
-      subheadline: 'Mira el video completo: el botón aparece al final.',
-      showSubHeadLine: true,
-      buttonCopy: 'Ver la clase 2',
-      buttonTime: { hours: 0, minutes: 0, seconds: 8 },
-      ...VIDEO,
-    },
-    {
-      buttonAction: 'NEXT-PAGE',
-      headline: 'Clase 2: los <em>tres errores</em> que frenan tu embudo',
-      subheadline: 'La clase final se abre al terminar este video.',
-      showSubHeadLine: true,
-      buttonCopy: 'Ver la clase final',
-      buttonTime: { hours: 0, minutes: 0, seconds: 8 },
-      ...VIDEO,
-    },
-    {
-      buttonAction: 'OFFERT',
-      headline: 'Clase final: <strong>la oferta</strong> de lanzamiento',
-      subheadline: 'Plazas limitadas. El precio sube cuando termine el contador.',
-      showSubHeadLine: true,
-      buttonCopy: '<strong>¡Quiero mi plaza!</strong>',
-      buttonUrl: 'https://checkout.example.com/embudo-demo',
-      buttonTime: { hours: 0, minutes: 0, seconds: 5 },
-      showFakeProgress: true,
-      ...VIDEO,
-    },
-  ],
-  leads: ['Ana', 'Bruno', 'Carla'],
-};
-
-const LPI_FUNNEL: FunnelPlan = {
-  funnel: { name: 'WhatsApp landing', typeFunnel: 'LPI', language: 'es' },
-  pages: [
-    {
-      layout: 'landing',
-      buttonAction: 'LPI-REDIRECT-WPP',
-      topline: 'Grupo privado y gratuito',
-      showTopLine: true,
-      headline: 'Únete al grupo de <strong>WhatsApp</strong> del lanzamiento',
-      subheadline: 'Recibe las clases y el aviso de apertura antes que nadie.',
-      showSubHeadLine: true,
-      buttonCopy: 'Entrar al grupo',
-      buttonUrl: WHATSAPP,
-    },
-  ],
-  leads: ['Diego', 'Elena'],
-};
+const LPI_FUNNEL: FunnelPlan = { ...FUNNEL_TEMPLATE_PLANS['whatsapp-landing'], leads: ['Diego', 'Elena'] };
 
 /** The demo accounts' contact address for their legal pages. */
 export const DEMO_CONTACT_EMAIL = 'hola@demo.example.com';

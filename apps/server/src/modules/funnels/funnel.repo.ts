@@ -1,8 +1,24 @@
 import { reusableQuery } from '../../db/reusable-query';
+import type { Transaction } from 'kysely';
 import type { Db } from '../../db';
 import type { Database } from '../../db/schema';
 
 export type FunnelRow = Database['funnels'];
+
+/** Takes the account's row lock for a funnel count (PostgreSQL: a second writer waits; SQLite writes one at a time). */
+async function funnelsOfAccount(trx: Transaction<Database>, accountId: string): Promise<number> {
+  await trx
+    .updateTable('accounts')
+    .set((eb) => ({ slug: eb.ref('slug') }))
+    .where('id', '=', accountId)
+    .execute();
+  const counted = await trx
+    .selectFrom('funnels')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('accountId', '=', accountId)
+    .executeTakeFirst();
+  return Number(counted?.n ?? 0);
+}
 
 export function createFunnelRepo(db: Db) {
   const withPageCount = () =>
@@ -16,6 +32,16 @@ export function createFunnelRepo(db: Db) {
           .whereRef('pages.funnelId', '=', 'funnels.id')
           .as('pageCount'),
       );
+  // The owner's view adds the number of leads, counted on the index leads_funnel_created in the same
+  // statement; the visitor's reads (byId) never pay for it.
+  const withCounts = () =>
+    withPageCount().select((eb) =>
+      eb
+        .selectFrom('leads')
+        .select((l) => l.fn.countAll<number>().as('n'))
+        .whereRef('leads.funnelId', '=', 'funnels.id')
+        .as('leadCount'),
+    );
   const byId = reusableQuery(db, ['id'], ({ id }) => withPageCount().where('funnels.id', '=', id));
   return {
     /**
@@ -29,23 +55,46 @@ export function createFunnelRepo(db: Db) {
         return;
       }
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('accounts')
-          .set((eb) => ({ slug: eb.ref('slug') }))
-          .where('id', '=', row.accountId)
-          .execute();
-        const counted = await trx
-          .selectFrom('funnels')
-          .select((eb) => eb.fn.countAll<number | string>().as('n'))
-          .where('accountId', '=', row.accountId)
-          .executeTakeFirst();
-        guard(Number(counted?.n ?? 0));
+        guard(await funnelsOfAccount(trx, row.accountId));
         await trx.insertInto('funnels').values(row).execute();
       });
     },
+    /**
+     * Inserts `row` as a copy of the funnel `sourceId` with a copy of each of its pages (new ids from
+     * `newPageId`, same positions and content), in one transaction and if `guard` lets it, as insert
+     * does. Leads and their events are not copied.
+     */
+    async insertCopy(
+      row: FunnelRow,
+      sourceId: string,
+      newPageId: () => string,
+      guard: (funnelsOfAccount: number) => void,
+    ): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        guard(await funnelsOfAccount(trx, row.accountId));
+        await trx.insertInto('funnels').values(row).execute();
+        const pages = await trx.selectFrom('pages').selectAll().where('funnelId', '=', sourceId).execute();
+        if (pages.length === 0) return;
+        await trx
+          .insertInto('pages')
+          .values(
+            pages.map((page) => ({
+              ...page,
+              id: newPageId(),
+              funnelId: row.id,
+              createdAt: row.createdAt,
+              updatedAt: row.createdAt,
+            })),
+          )
+          .execute();
+      });
+    },
     findById: async (id: string) => (await byId({ id }))[0],
+    /** A funnel with its numbers of pages and leads, for its owner. */
+    findWithCounts: (id: string) => withCounts().where('funnels.id', '=', id).executeTakeFirst(),
+    /** The account's funnels with their numbers of pages and leads, in one statement. */
     listByAccount: (accountId: string) =>
-      withPageCount()
+      withCounts()
         .where('funnels.accountId', '=', accountId)
         .orderBy('funnels.createdAt')
         .orderBy('funnels.id')

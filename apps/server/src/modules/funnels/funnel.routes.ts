@@ -3,8 +3,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerRoutes } from '../../http/contract-routes';
 import { requireRole } from '../auth/owner-auth';
 import type { FunnelService } from './funnel.service';
+import type { FunnelTemplateService } from './templates/funnel-template.service';
 
-export const funnelRoutes: FastifyPluginAsyncZod<{ funnels: FunnelService }> = async (app, { funnels }) => {
+export const funnelRoutes: FastifyPluginAsyncZod<{
+  funnels: FunnelService;
+  templates: FunnelTemplateService;
+}> = async (app, { funnels, templates }) => {
   registerRoutes(
     app,
     ROUTES.funnels,
@@ -12,6 +16,14 @@ export const funnelRoutes: FastifyPluginAsyncZod<{ funnels: FunnelService }> = a
       list: (req) => funnels.list(requireRole(req, 'viewer')),
       create: async (req, reply) =>
         reply.status(201).send(await funnels.create(requireRole(req, 'editor'), req.body)),
+      templates: (req) => {
+        requireRole(req, 'viewer');
+        return templates.list();
+      },
+      createFromTemplate: async (req, reply) =>
+        reply.status(201).send(await templates.create(requireRole(req, 'editor'), req.body)),
+      duplicate: async (req, reply) =>
+        reply.status(201).send(await funnels.duplicate(requireRole(req, 'editor'), req.params.id, req.body)),
       get: (req) => funnels.get(requireRole(req, 'viewer'), req.params.id),
       update: (req) =>
         funnels.update(

@@ -6,7 +6,9 @@ import {
   type Account,
   type Funnel,
   type FunnelCreate,
+  type FunnelDuplicate,
   type FunnelUpdate,
+  type Language,
 } from '@embudo/contracts';
 import type { z } from 'zod';
 import { conflict } from '../../lib/http-errors';
@@ -19,6 +21,8 @@ const StoredSettings = FunnelSettings.omit({ name: true, typeFunnel: true, langu
 type StoredSettings = z.infer<typeof StoredSettings>;
 const StoredPixel = PixelSettingsInput;
 type StoredPixel = z.infer<typeof StoredPixel>;
+/** The longest funnel name (the contracts' Name). */
+const NAME_MAX = 120;
 const NO_PIXEL: StoredPixel = { pixelId: null, accessToken: null, testEventCode: null };
 
 /** A funnel as the rest of the server reads it: settings parsed, the pixel's secret included. */
@@ -48,10 +52,11 @@ export function toFunnelRecord(row: FunnelRow & { pageCount?: number | string | 
 }
 
 /** The owner's view: the pixel's access token is write-only. */
-export function toFunnel(record: FunnelRecord): Funnel {
+export function toFunnel(record: FunnelRecord, leadCount: number): Funnel {
   const { accountId: _accountId, pixel, createdAt, updatedAt, ...rest } = record;
   return {
     ...rest,
+    leadCount,
     pixel: {
       pixelId: pixel.pixelId,
       hasAccessToken: pixel.accessToken !== null,
@@ -62,13 +67,24 @@ export function toFunnel(record: FunnelRecord): Funnel {
   };
 }
 
+const COPY: Record<Language, string> = { es: 'copia', pt: 'cópia', en: 'copy' };
+
+/** "<name> (copy)" in the funnel's language, within the longest name allowed. */
+function copyName(name: string, language: Language): string {
+  const suffix = ` (${COPY[language]})`;
+  return name.slice(0, NAME_MAX - suffix.length).trimEnd() + suffix;
+}
+
 function storedSettings(settings: FunnelSettings): string {
   const { name: _n, typeFunnel: _t, language: _l, ...rest } = settings;
   return JSON.stringify(StoredSettings.parse(rest));
 }
 
 export interface FunnelServiceDeps {
-  funnels: Pick<FunnelRepo, 'delete' | 'findById' | 'findByName' | 'insert' | 'listByAccount' | 'update'>;
+  funnels: Pick<
+    FunnelRepo,
+    'delete' | 'findById' | 'findByName' | 'findWithCounts' | 'insert' | 'insertCopy' | 'listByAccount' | 'update'
+  >;
   /** How many funnels an account may have (MAX_FUNNELS_PER_ACCOUNT). */
   limits?: { funnelsPerAccount: number };
   now?: () => number;
@@ -84,13 +100,24 @@ export function createFunnelService({
     return requireOwned(owner, row ? toFunnelRecord(row) : undefined, 'funnel');
   }
 
+  /** The owner's view of the funnel, with its number of leads. */
+  async function view(owner: Pick<Account, 'id'>, id: string): Promise<Funnel> {
+    const row = await funnels.findWithCounts(id);
+    const record = requireOwned(owner, row ? toFunnelRecord(row) : undefined, 'funnel');
+    return toFunnel(record, Number(row?.leadCount ?? 0));
+  }
+
+  const refuseBeyondLimit = (existing: number) => {
+    if (existing >= limits.funnelsPerAccount) {
+      throw conflict(`an account has at most ${limits.funnelsPerAccount} funnels (MAX_FUNNELS_PER_ACCOUNT)`);
+    }
+  };
+
   return {
     load,
     limits,
 
-    async get(owner: Pick<Account, 'id'>, id: string): Promise<Funnel> {
-      return toFunnel(await load(owner, id));
-    },
+    get: view,
 
     /** The owner's funnel of that name, if any (the demo seed creates each once). */
     async findByName(owner: Pick<Account, 'id'>, name: string): Promise<FunnelRecord | undefined> {
@@ -100,7 +127,7 @@ export function createFunnelService({
 
     async list(owner: Pick<Account, 'id'>): Promise<Funnel[]> {
       const rows = await funnels.listByAccount(owner.id);
-      return rows.map((row) => toFunnel(toFunnelRecord(row)));
+      return rows.map((row) => toFunnel(toFunnelRecord(row), Number(row.leadCount ?? 0)));
     },
 
     async create(owner: Pick<Account, 'id'>, input: FunnelCreate): Promise<Funnel> {
@@ -125,15 +152,39 @@ export function createFunnelService({
           createdAt: at,
           updatedAt: at,
         },
-        (existing) => {
-          if (existing >= limits.funnelsPerAccount) {
-            throw conflict(
-              `an account has at most ${limits.funnelsPerAccount} funnels (MAX_FUNNELS_PER_ACCOUNT)`,
-            );
-          }
-        },
+        refuseBeyondLimit,
       );
-      return toFunnel(await load(owner, id));
+      return view(owner, id);
+    },
+
+    /**
+     * A copy of the funnel with its settings and pages, named `name` or the source's name with
+     * "(copy)" in the funnel's language. Its leads and their events are not copied, nor the pixel's
+     * access token (a secret the owner gives again where it is wanted); the pixel id and test code are.
+     */
+    async duplicate(owner: Pick<Account, 'id'>, id: string, input: FunnelDuplicate): Promise<Funnel> {
+      const source = await load(owner, id);
+      const name = input?.name ?? copyName(source.name, source.language);
+      const at = now();
+      const copyId = newId();
+      const { pixel, ...settings } = source;
+      await funnels.insertCopy(
+        {
+          id: copyId,
+          accountId: owner.id,
+          name,
+          typeFunnel: settings.typeFunnel,
+          language: settings.language,
+          settings: storedSettings({ ...settings, name }),
+          pixel: JSON.stringify({ ...pixel, accessToken: null } satisfies StoredPixel),
+          createdAt: at,
+          updatedAt: at,
+        },
+        id,
+        newId,
+        refuseBeyondLimit,
+      );
+      return view(owner, copyId);
     },
 
     async update(owner: Pick<Account, 'id'>, id: string, patch: FunnelUpdate): Promise<Funnel> {
@@ -153,7 +204,7 @@ export function createFunnelService({
         pixel: JSON.stringify(pixel),
         updatedAt: now(),
       });
-      return toFunnel(await load(owner, id));
+      return view(owner, id);
     },
 
     async remove(owner: Pick<Account, 'id'>, id: string): Promise<void> {

@@ -1,18 +1,64 @@
 import { reusableQuery } from '../../db/reusable-query';
 import type { Db } from '../../db';
+import { expressionBuilder, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
+import { searchTerms, upperBound } from '../../lib/search-terms';
 
 export type LeadRow = Database['leads'];
 
 /** SQLite allows 32,766 bound values per statement; 11 columns × 500 rows stays far below. */
 const INSERT_CHUNK = 500;
 
+/** Where a page of leads starts: after this lead, in the list's order. */
+export interface LeadKey {
+  createdAt: number;
+  id: string;
+}
+
+/** A page of a funnel's leads (decision 22). */
+export interface LeadPageQuery {
+  funnelId: string;
+  limit: number;
+  order: 'oldest' | 'newest';
+  after?: LeadKey | undefined;
+  /** Leads with a search term starting with one of these (already normalised). */
+  prefixes?: string[] | undefined;
+  /** Leads whose current page this is. */
+  pageId?: string | undefined;
+}
+
+type Trx = Transaction<Database>;
+
+/** The search terms of these leads, written with them (decision 22). */
+async function insertTerms(
+  trx: Trx,
+  rows: Pick<LeadRow, 'id' | 'funnelId' | 'name' | 'email' | 'phone'>[],
+): Promise<void> {
+  const terms = rows.flatMap((row) =>
+    searchTerms(row).map((term) => ({ funnelId: row.funnelId, term, leadId: row.id })),
+  );
+  // Three values a row: well under SQLite's limit of bound values.
+  for (let i = 0; i < terms.length; i += INSERT_CHUNK * 3) {
+    await trx
+      .insertInto('leadSearchTerms')
+      .values(terms.slice(i, i + INSERT_CHUNK * 3))
+      .execute();
+  }
+}
+
+/**
+ * A lead's recorded events, by table: erasing a lead deletes them with it. The tables without a
+ * foreign key to the lead (event tables are append-only and written in batches, decision 17) are
+ * named here; lead_page_progress and lead_search_terms go with the lead by cascade.
+ */
+const EVENT_TABLES = ['videoRecords', 'actions', 'pageSessions', 'visits', 'conversions', 'pixelOutbox'] as const;
+
 export function createLeadRepo(db: Db) {
   const byTokenHash = reusableQuery(db, ['tokenHash'], ({ tokenHash }) =>
     db.selectFrom('leads').selectAll().where('tokenHash', '=', tokenHash),
   );
   return {
-    /** Inserts all the leads in one transaction: an import lands whole or not at all. */
+    /** Inserts all the leads and their search terms in one transaction: an import lands whole or not at all. */
     async insertMany(rows: LeadRow[]): Promise<void> {
       await db.transaction().execute(async (trx) => {
         for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
@@ -21,6 +67,7 @@ export function createLeadRepo(db: Db) {
             .values(rows.slice(i, i + INSERT_CHUNK))
             .execute();
         }
+        await insertTerms(trx, rows);
       });
     },
     findById: (id: string) => db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirst(),
@@ -34,29 +81,87 @@ export function createLeadRepo(db: Db) {
         .execute();
       return new Set(rows.map((r) => r.tokenHash));
     },
-    /** A page of a funnel's leads, oldest first, after the (createdAt, id) cursor. */
-    listByFunnel: (funnelId: string, limit: number, after?: { createdAt: number; id: string }) => {
-      let query = db.selectFrom('leads').selectAll().where('funnelId', '=', funnelId);
+    /**
+     * A page of a funnel's leads in creation order (oldest or newest first, the id breaking ties),
+     * after the `after` key: on the index (funnel_id, created_at, id), or (funnel_id,
+     * current_page_id, created_at, id) with a page filter; a search first finds its leads on the
+     * index of search terms (funnel_id, term, lead_id) by prefix ranges (decision 22).
+     */
+    listByFunnel: ({ funnelId, limit, order, after, prefixes, pageId }: LeadPageQuery) => {
+      const direction = order === 'oldest' ? 'asc' : 'desc';
+      const beyond = order === 'oldest' ? '>' : '<';
+      const eb = expressionBuilder<Database, 'leads'>();
+      const conditions = [eb('leads.funnelId', '=', funnelId)];
+      if (pageId !== undefined) conditions.push(eb('leads.currentPageId', '=', pageId));
       if (after) {
-        query = query.where((eb) =>
+        conditions.push(
           eb.or([
-            eb('createdAt', '>', after.createdAt),
-            eb.and([eb('createdAt', '=', after.createdAt), eb('id', '>', after.id)]),
+            eb('leads.createdAt', beyond, after.createdAt),
+            eb.and([eb('leads.createdAt', '=', after.createdAt), eb('leads.id', beyond, after.id)]),
           ]),
         );
       }
-      return query.orderBy('createdAt').orderBy('id').limit(limit).execute();
+      if (prefixes === undefined) {
+        return db
+          .selectFrom('leads')
+          .selectAll('leads')
+          .where(eb.and(conditions))
+          .orderBy('leads.createdAt', direction)
+          .orderBy('leads.id', direction)
+          .limit(limit)
+          .execute();
+      }
+      const matches = db
+        .selectFrom('leadSearchTerms')
+        .select('leadId')
+        .distinct()
+        .where('funnelId', '=', funnelId)
+        .where((t) =>
+          t.or(prefixes.map((prefix) => t.and([t('term', '>=', prefix), t('term', '<', upperBound(prefix))]))),
+        )
+        .as('m');
+      // The leads found drive the query (SQLite keeps a CROSS JOIN's order): each is read by its key
+      // and only they are sorted, never the funnel's leads walked in order and probed one by one.
+      return db
+        .selectFrom(matches)
+        .crossJoin('leads')
+        .selectAll('leads')
+        .whereRef('leads.id', '=', 'm.leadId')
+        .where(eb.and(conditions))
+        .orderBy('leads.createdAt', direction)
+        .orderBy('leads.id', direction)
+        .limit(limit)
+        .execute();
     },
+    /** Changes a lead; a new name, e-mail or phone rewrites its search terms in the same transaction. */
     async update(
       id: string,
       values: Partial<Pick<LeadRow, 'name' | 'email' | 'phone' | 'deadlineExceptionOn'>>,
     ): Promise<void> {
       // An empty patch changes nothing (SQL has no empty SET).
       if (Object.keys(values).length === 0) return;
-      await db.updateTable('leads').set(values).where('id', '=', id).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('leads').set(values).where('id', '=', id).execute();
+        if (values.name === undefined && values.email === undefined && values.phone === undefined) return;
+        const row = await trx
+          .selectFrom('leads')
+          .select(['id', 'funnelId', 'name', 'email', 'phone'])
+          .where('id', '=', id)
+          .executeTakeFirst();
+        await trx.deleteFrom('leadSearchTerms').where('leadId', '=', id).execute();
+        if (row) await insertTerms(trx, [row]);
+      });
     },
+    /** Gives the lead a new token: the old one names nobody from this commit on. */
+    async setTokenHash(id: string, tokenHash: string): Promise<void> {
+      await db.updateTable('leads').set({ tokenHash }).where('id', '=', id).execute();
+    },
+    /** Erases the lead and every event recorded of it, in one transaction. */
     async delete(id: string): Promise<void> {
-      await db.deleteFrom('leads').where('id', '=', id).execute();
+      await db.transaction().execute(async (trx) => {
+        for (const table of EVENT_TABLES) await trx.deleteFrom(table).where('leadId', '=', id).execute();
+        await trx.deleteFrom('leads').where('id', '=', id).execute();
+      });
     },
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Id } from '@embudo/contracts';
 import type {
   Account,
@@ -10,11 +11,12 @@ import type {
 } from '@embudo/contracts';
 import { badRequest } from '../../lib/http-errors';
 import { toIso } from '../../lib/json';
+import { searchPrefixes } from '../../lib/search-terms';
 import { hashToken, newId, newToken } from '../../lib/tokens';
 import { requireOwned } from '../auth/permissions';
 import type { FunnelRecord, FunnelService } from '../funnels/funnel.service';
 import type { LeadProgressService } from '../lead-progress/lead-progress.service';
-import type { LeadRepo, LeadRow } from './lead.repo';
+import type { LeadKey, LeadRepo, LeadRow } from './lead.repo';
 
 export function toLead(row: LeadRow): Lead {
   return {
@@ -35,15 +37,46 @@ export function deadlineFor(funnel: Pick<FunnelRecord, 'deadline'>, createdAt: n
   return funnel.deadline.mode === 'afterLeadCreated' ? createdAt + funnel.deadline.hours * 3_600_000 : null;
 }
 
-const encodeCursor = (row: Pick<LeadRow, 'createdAt' | 'id'>): string =>
-  Buffer.from(`${row.createdAt}:${row.id}`).toString('base64url');
-function decodeCursor(cursor: string): { createdAt: number; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString().split(':');
+/** What a page of leads is asked for; `order` is oldest first unless said. */
+export interface LeadListOptions {
+  cursor?: string | undefined;
+  limit: number;
+  search?: string | undefined;
+  pageId?: string | undefined;
+  order?: 'oldest' | 'newest' | undefined;
+}
+
+/**
+ * A cursor names the last lead of a page and the list it belongs to: its order and a digest of its
+ * search and page filter, so that it never continues another list (decision 22).
+ */
+const listOf = (order: string, search: string | undefined, pageId: string | undefined): string =>
+  createHash('sha256')
+    .update(JSON.stringify([order, search ?? null, pageId ?? null]))
+    .digest('base64url')
+    .slice(0, 12);
+
+const encodeCursor = (list: string, row: LeadKey): string =>
+  Buffer.from(`${list}:${row.createdAt}:${row.id}`).toString('base64url');
+
+function invalidCursor(message: string) {
+  return badRequest(`invalid cursor: ${message}`, [{ path: 'querystring.cursor', message }]);
+}
+
+function decodeCursor(cursor: string, list: string): LeadKey {
+  const [of, at, id, ...rest] = Buffer.from(cursor, 'base64url').toString().split(':');
   const createdAt = Number(at);
-  if (!Number.isSafeInteger(createdAt) || !Id.safeParse(id).success || id === undefined) {
-    throw badRequest('invalid cursor', [
-      { path: 'querystring.cursor', message: 'not a cursor this API gave out' },
-    ]);
+  if (
+    rest.length > 0 ||
+    of === undefined ||
+    !Number.isSafeInteger(createdAt) ||
+    id === undefined ||
+    !Id.safeParse(id).success
+  ) {
+    throw invalidCursor('not a cursor this API gave out');
+  }
+  if (of !== list) {
+    throw invalidCursor('this cursor belongs to another order, search or page filter: start again without it');
   }
   return { createdAt, id };
 }
@@ -55,7 +88,7 @@ export interface LeadLinks {
 export interface LeadServiceDeps {
   leads: Pick<
     LeadRepo,
-    'insertMany' | 'findById' | 'listByFunnel' | 'update' | 'delete' | 'existingTokenHashes'
+    'insertMany' | 'findById' | 'listByFunnel' | 'update' | 'delete' | 'existingTokenHashes' | 'setTokenHash'
   >;
   progress: Pick<LeadProgressService, 'startPage'>;
   funnels: Pick<FunnelService, 'load'>;
@@ -131,20 +164,39 @@ export function createLeadService({ leads, progress, funnels, links, now = Date.
       return toLead(await load(owner, id));
     },
 
-    async list(
-      owner: Pick<Account, 'id'>,
-      funnelId: string,
-      query: { cursor?: string | undefined; limit: number },
-    ): Promise<LeadList> {
+    /**
+     * A page of the funnel's leads (decision 22): found by the start of a name's word, of an e-mail or
+     * of a phone's digits, or by current page; oldest or newest first; keyset paging.
+     */
+    async list(owner: Pick<Account, 'id'>, funnelId: string, query: LeadListOptions): Promise<LeadList> {
       await funnels.load(owner, funnelId);
-      const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-      const rows = await leads.listByFunnel(funnelId, query.limit + 1, after);
+      const order = query.order ?? 'oldest';
+      const list = listOf(order, query.search, query.pageId);
+      const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, list);
+      const prefixes = query.search === undefined ? undefined : searchPrefixes(query.search);
+      if (prefixes?.length === 0) return { items: [], nextCursor: null };
+      const rows = await leads.listByFunnel({
+        funnelId,
+        limit: query.limit + 1,
+        order,
+        after,
+        prefixes,
+        pageId: query.pageId,
+      });
       const page = rows.slice(0, query.limit);
       const last = page.at(-1);
       return {
         items: page.map(toLead),
-        nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
+        nextCursor: rows.length > query.limit && last ? encodeCursor(list, last) : null,
       };
+    },
+
+    /** A new link for the lead, shown only here: the old one stops working at once. */
+    async newLink(owner: Pick<Account, 'id' | 'slug'>, id: string): Promise<LeadCreated> {
+      const row = await load(owner, id);
+      const token = newToken();
+      await leads.setTokenHash(row.id, hashToken(token));
+      return { lead: toLead(row), token, url: links.leadUrl(owner.slug, token) };
     },
 
     async update(owner: Pick<Account, 'id'>, id: string, patch: LeadUpdate): Promise<Lead> {

@@ -113,6 +113,51 @@ export function createPageRepo(db: Db, dialect: Dialect) {
         return position;
       });
     },
+    /**
+     * Inserts a page right after the page at `after` of its funnel, the later pages moving one down,
+     * in one transaction with the funnel locked, if `guard` lets it.
+     */
+    async insertAfter(row: Omit<PageRow, 'position'>, after: number, guard: PageSaveGuard): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        await lockFunnel(trx, row.funnelId);
+        guard(await otherPages(trx, dialect, row.funnelId, row.id));
+        const later = () => trx.updateTable('pages').where('funnelId', '=', row.funnelId);
+        // Through negative positions, so that (funnel_id, position) stays unique at every step.
+        await later()
+          .set((eb) => ({ position: eb(eb.neg(eb.ref('position')), '-', 2) }))
+          .where('position', '>', after)
+          .execute();
+        await later()
+          .set((eb) => ({ position: eb(eb.neg(eb.ref('position')), '-', 1) }))
+          .where('position', '<', 0)
+          .execute();
+        await trx
+          .insertInto('pages')
+          .values({ ...row, position: after + 1 })
+          .execute();
+        return after + 1;
+      });
+    },
+    /**
+     * Gives the funnel's pages the positions 0..n-1 in the order of `pageIds`, in one transaction with
+     * the funnel locked; `check`, told the funnel's page ids as the transaction sees them, throws to
+     * refuse the order, and then nothing moves.
+     */
+    async reorder(funnelId: string, pageIds: string[], check: (current: string[]) => void): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await lockFunnel(trx, funnelId);
+        const current = await trx.selectFrom('pages').select('id').where('funnelId', '=', funnelId).execute();
+        check(current.map((p) => p.id));
+        await trx
+          .updateTable('pages')
+          .set((eb) => ({ position: eb(eb.neg(eb.ref('position')), '-', 1) }))
+          .where('funnelId', '=', funnelId)
+          .execute();
+        for (const [position, id] of pageIds.entries()) {
+          await trx.updateTable('pages').set({ position }).where('id', '=', id).execute();
+        }
+      });
+    },
     /** Changes a page; with a guard, in one transaction with its funnel locked, if the guard lets it. */
     async update(
       page: Pick<PageRow, 'id' | 'funnelId'>,

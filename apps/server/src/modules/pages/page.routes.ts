@@ -12,6 +12,9 @@ export const pageRoutes: FastifyPluginAsyncZod<{ pages: PageService }> = async (
       list: (req) => pages.list(requireRole(req, 'viewer'), req.params.id),
       create: async (req, reply) =>
         reply.status(201).send(await pages.create(requireRole(req, 'editor'), req.params.id, req.body)),
+      reorder: (req) => pages.reorder(requireRole(req, 'editor'), req.params.id, req.body),
+      duplicate: async (req, reply) =>
+        reply.status(201).send(await pages.duplicate(requireRole(req, 'editor'), req.params.id)),
       get: (req) => pages.get(requireRole(req, 'viewer'), req.params.id),
       update: (req) => pages.update(requireRole(req, 'editor'), req.params.id, req.body),
       remove: async (req, reply) => {

@@ -7,6 +7,7 @@ import {
   type Account,
   type Page,
   type PageCreate,
+  type PageOrder,
   type PageUpdate,
 } from '@embudo/contracts';
 import { badRequest, conflict } from '../../lib/http-errors';
@@ -96,8 +97,27 @@ function contentColumn(content: PageContent): string {
   return JSON.stringify(StoredContent.parse(rest));
 }
 
+/** Refuses an order that is not the funnel's pages each once, naming what is wrong. */
+function refuseOrder(pageIds: string[], current: string[]): void {
+  const refuse = (message: string) => {
+    throw badRequest(message, [{ path: 'body.pageIds', message }]);
+  };
+  const seen = new Set<string>();
+  for (const id of pageIds) {
+    if (seen.has(id)) refuse(`page ${id} is given more than once`);
+    seen.add(id);
+  }
+  const known = new Set(current);
+  const foreign = pageIds.filter((id) => !known.has(id));
+  if (foreign.length > 0) refuse(`${foreign.join(', ')} is not a page of this funnel`);
+  const missing = current.filter((id) => !seen.has(id));
+  if (missing.length > 0) {
+    refuse(`the order must list every page of the funnel; missing: ${missing.join(', ')}`);
+  }
+}
+
 export interface PageServiceDeps {
-  pages: Pick<PageRepo, 'append' | 'delete' | 'findById' | 'listByFunnel' | 'update'>;
+  pages: Pick<PageRepo, 'append' | 'delete' | 'findById' | 'insertAfter' | 'listByFunnel' | 'reorder' | 'update'>;
   funnels: Pick<FunnelService, 'load'>;
   limits?: PageLimits;
   /** Whether a host is one this server serves pages on (a base domain, or any account's domain). */
@@ -185,6 +205,40 @@ export function createPageService({
         funnelLimits(pageTextChars(content), null),
       );
       return toPage(await load(owner, id));
+    },
+
+    /**
+     * Puts the funnel's pages in the order given: every page of the funnel, each once (else a 400
+     * naming what is wrong, and nothing moves). Leads stay on the page they are on, wherever it goes.
+     */
+    async reorder(owner: Pick<Account, 'id'>, funnelId: string, input: PageOrder): Promise<Page[]> {
+      await funnels.load(owner, funnelId);
+      await pages.reorder(funnelId, input.pageIds, (current) => refuseOrder(input.pageIds, current));
+      return (await pages.listByFunnel(funnelId)).map((row) => toPage(toPageRecord(row)));
+    },
+
+    /**
+     * A copy of the page right after it, the funnel's later pages moving one down; within the
+     * funnel's limits of pages and of text, as a new page.
+     */
+    async duplicate(owner: Pick<Account, 'id'>, id: string): Promise<Page> {
+      const source = await load(owner, id);
+      const at = now();
+      const copyId = newId();
+      await pages.insertAfter(
+        {
+          id: copyId,
+          funnelId: source.funnelId,
+          layout: source.layout,
+          buttonAction: source.buttonAction,
+          content: contentColumn(source),
+          createdAt: at,
+          updatedAt: at,
+        },
+        source.position,
+        funnelLimits(pageTextChars(source), null),
+      );
+      return toPage(await load(owner, copyId));
     },
 
     async update(owner: Pick<Account, 'id'>, id: string, patch: PageUpdate): Promise<Page> {
