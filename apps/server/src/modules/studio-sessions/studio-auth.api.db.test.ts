@@ -59,6 +59,8 @@ describe.each(TEST_DIALECTS)('Studio sign-in on %s', (dialect) => {
       expect(session.user.email).toBe(person.email);
       const again = await studio(s, 'GET', '/api/auth/session', { cookie: cookieOf(answer.headers) });
       expect(again.status).toBe(200);
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(again.headers.get('cache-control')).toBe('no-store');
       expect(StudioSession.parse(again.body)).toEqual(session);
       // Only the token's hash is stored.
       const token = attributes[0]?.split('=')[1] ?? '';
