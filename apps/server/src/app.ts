@@ -41,6 +41,9 @@ import { registerRateLimit, visitorRateLimit } from './http/rate-limit';
 import { limitBodyTime } from './http/body-timeout';
 import { createServices, type Services } from './services';
 
+/** The body limit of the Studio's /api/auth routes. */
+export const STUDIO_AUTH_BODY_LIMIT = 16 * 1024;
+
 export const ASSETS_DIR = fileURLToPath(new URL('../assets', import.meta.url));
 
 export interface AppOptions {
@@ -96,9 +99,16 @@ export async function buildApp({ config, database, logStream, now }: AppOptions)
       info: {
         title: 'Embudo API',
         version: '0.1.0',
-        description: 'Owner API (Bearer API key) and the visitor API of the funnel pages.',
+        description:
+          "Owner API (a Bearer API key, or the Studio's session cookie), the Studio's sign-in, and the " +
+          'visitor API of the funnel pages.',
       },
-      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'http', scheme: 'bearer' },
+          studioSession: { type: 'apiKey', in: 'cookie', name: 'embudo_session' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -145,7 +155,11 @@ export async function buildApp({ config, database, logStream, now }: AppOptions)
       await registerRateLimit(owner, config, ownerRateLimit(config.ownerLimits.requestsPerMinute));
       owner.addHook('onRoute', (route) => {
         // Owner routes take no query parameters unless they say so: an unknown one is a 400.
-        route.schema = { querystring: NoQuery, ...route.schema, security: [{ apiKey: [] }] };
+        route.schema = {
+          querystring: NoQuery,
+          ...route.schema,
+          security: [{ apiKey: [] }, { studioSession: [] }],
+        };
       });
       await owner.register(accountRoutes, { accounts: services.accounts });
       await owner.register(memberRoutes, { members: services.members });
@@ -160,7 +174,9 @@ export async function buildApp({ config, database, logStream, now }: AppOptions)
   // The Studio's sign-in, sessions and invitations (decision 21); paths under /api/auth.
   await server.register(async (studio) => {
     studio.addHook('onRoute', (route) => {
+      // No query parameters, and small bodies: a sign-in or a profile is a few hundred bytes.
       route.schema = { querystring: NoQuery, ...route.schema };
+      route.bodyLimit ??= STUDIO_AUTH_BODY_LIMIT;
     });
     await studio.register(studioAuthRoutes, {
       studioAuth: services.studioAuth,

@@ -21,7 +21,7 @@ const SEED = Number(process.env.PROPERTY_SEED ?? 20_250_611);
 const RUNS = 1000;
 const KB = 1024;
 
-type Method = 'GET' | 'POST' | 'PUT';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH';
 type Bytes = Uint8Array<ArrayBuffer>;
 type Kind = 'well-formed' | 'malformed';
 
@@ -941,6 +941,39 @@ const SHAPES = {
         { requiredKeys: [] },
       ),
     }),
+  firstRun: () =>
+    fc.record(
+      {
+        name: field(text(120)),
+        email: field(fc.emailAddress()),
+        password: field(text(200)),
+        accountName: field(text(120)),
+        accountSlug: field(fc.stringMatching(/^[a-z0-9][a-z0-9-]{2,30}$/)),
+        language: field(enumOf(['es', 'pt', 'en'])),
+      },
+      { requiredKeys: ['name', 'email', 'password', 'accountName', 'accountSlug'] },
+    ),
+  signIn: () =>
+    fc.record(
+      { email: field(fc.emailAddress()), password: field(text(200)) },
+      { requiredKeys: ['email', 'password'] },
+    ),
+  switchAccount: () => fc.record({ accountId: field(fc.uuid()) }, { requiredKeys: ['accountId'] }),
+  profile: () =>
+    fc.record(
+      { name: field(text(120)), language: field(fc.oneof(enumOf(['es', 'pt', 'en']), fc.constant(null))) },
+      { requiredKeys: [] },
+    ),
+  passwordChange: () =>
+    fc.record(
+      { currentPassword: field(text(200)), newPassword: field(text(200)) },
+      { requiredKeys: ['currentPassword', 'newPassword'] },
+    ),
+  newUser: () =>
+    fc.record(
+      { name: field(text(120)), email: field(fc.emailAddress()), password: field(text(200)) },
+      { requiredKeys: ['name', 'email', 'password'] },
+    ),
 } satisfies Record<string, Shape>;
 
 // ---------------------------------------------------------------------------------------------------
@@ -958,6 +991,46 @@ const bodyRoute = (
   envelope: extra.envelope ?? true,
   ...(extra.optional ? { optional: true } : {}),
   generators: (f) => bodyGenerators(f, options),
+});
+
+/** A token-shaped invitation token: no such invitation exists, so accepting one is a 404. */
+const invitationToken = fc.stringMatching(/^[A-Za-z0-9_-]{32}$/);
+
+/**
+ * The Studio's writes must carry its own Origin (decision 21): well-formed requests do, so they reach
+ * the handlers; malformed ones carry it, another site's, or none.
+ */
+function withOrigin(f: Fixture, g: Generators): Generators {
+  return {
+    wellFormed: g.wellFormed.map((d): Draft => ({ ...d, headers: { ...d.headers, origin: f.url } })),
+    malformed: fc
+      .tuple(g.malformed, fc.constantFrom(f.url, 'https://evil.example', 'null', undefined))
+      .map(([d, origin]): Draft => (origin === undefined ? d : { ...d, headers: { ...d.headers, origin } })),
+  };
+}
+
+/** A route of the Studio's sign-in with a JSON body. */
+const authBody = (
+  method: 'POST' | 'PUT' | 'PATCH',
+  path: string,
+  shape: Shape,
+  params?: (f: Fixture) => fc.Arbitrary<Record<string, string>>,
+): RouteSpec => ({
+  method,
+  path,
+  twin: false,
+  envelope: false,
+  generators: (f) =>
+    withOrigin(f, bodyGenerators(f, { limit: 16 * KB, shape, ...(params ? { params } : {}) })),
+});
+
+/** A route of the Studio's sign-in that reads nothing but the cookie. */
+const authQuery = (path: string): RouteSpec => ({
+  method: 'GET',
+  path,
+  twin: false,
+  envelope: false,
+  generators: () => queryGenerators(fc.constant('')),
 });
 
 const visitorPage: RouteSpec = {
@@ -1100,6 +1173,35 @@ const ROUTES: RouteSpec[] = [
       ),
   },
   visitorPage,
+  // The Studio's sign-in (decision 21): no credential needed to call them, so public.
+  authQuery('/api/auth/setup'),
+  authBody('POST', '/api/auth/setup', SHAPES.firstRun),
+  authBody('POST', '/api/auth/sign-in', SHAPES.signIn),
+  authBody('POST', '/api/auth/sign-out', () => fc.constant({})),
+  authQuery('/api/auth/session'),
+  authBody('PUT', '/api/auth/session/account', SHAPES.switchAccount),
+  authBody('PATCH', '/api/auth/profile', SHAPES.profile),
+  authBody('PUT', '/api/auth/password', SHAPES.passwordChange),
+  {
+    method: 'GET',
+    path: '/api/auth/invitations/{token}',
+    twin: false,
+    envelope: false,
+    generators: (f) => {
+      const query = queryGenerators(fc.constant(''));
+      return withOrigin(f, {
+        wellFormed: fc
+          .tuple(query.wellFormed, invitationToken)
+          .map(([d, token]): Draft => ({ ...d, params: { token } })),
+        malformed: fc
+          .tuple(query.malformed, fc.oneof(invitationToken, text(300).map(encodeSegment)))
+          .map(([d, token]): Draft => ({ ...d, params: { token: token === '' ? 'x' : token } })),
+      });
+    },
+  },
+  authBody('POST', '/api/auth/invitations/{token}/accept', SHAPES.newUser, () =>
+    invitationToken.map((token) => ({ token })),
+  ),
 ];
 
 const CASES: RouteCase[] = ROUTES.flatMap((spec) =>

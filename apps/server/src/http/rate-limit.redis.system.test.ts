@@ -13,7 +13,12 @@ describe.runIf(REDIS_URL)('rate limits shared through Redis', () => {
   let second: TestServer;
 
   beforeAll(async () => {
-    const env = { RATE_LIMIT_PER_MINUTE: '6', REDIS_URL: REDIS_URL ?? '', TRUST_PROXY: 'true' };
+    const env = {
+      RATE_LIMIT_PER_MINUTE: '6',
+      SIGN_IN_ATTEMPTS: '4',
+      REDIS_URL: REDIS_URL ?? '',
+      TRUST_PROXY: 'true',
+    };
     first = await startTestServer('sqlite', env);
     second = await startTestServer('sqlite', env);
   });
@@ -46,5 +51,25 @@ describe.runIf(REDIS_URL)('rate limits shared through Redis', () => {
       codeResponse: 429,
       result: false,
     });
+  });
+
+  it('counts the Studio sign-in attempts on one e-mail in both processes against one limit', async () => {
+    // A new e-mail each run: its counter lives SIGN_IN_WINDOW_MINUTES in Redis. Addresses vary.
+    const email = `shared-${randomUUID()}@example.com`;
+    const attempt = (server: TestServer, n: number) =>
+      api(server, 'POST', '/api/auth/sign-in', {
+        body: { email, password: 'not the password' },
+        headers: { origin: server.config.publicUrl, 'x-forwarded-for': `198.19.${String(n)}.1` },
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++)
+      statuses.push((await attempt(first, i)).status, (await attempt(second, i)).status);
+    // Alone, each process would allow 4; together they allow 4 in all.
+    expect(statuses.filter((s) => s === 401)).toHaveLength(4);
+    expect(statuses.slice(4)).toEqual([429, 429]);
+    const refused = await attempt(first, 99);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });

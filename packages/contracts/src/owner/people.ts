@@ -21,7 +21,10 @@ export const MIN_PASSWORD_LENGTH = 10;
 /** scrypt reads all of it; a cap keeps one sign-in from costing more than it should. */
 export const MAX_PASSWORD_LENGTH = 200;
 
-/** A new password. The server also refuses common ones (`password_too_common` on the field). */
+/**
+ * A new password. The server also refuses common ones: a 400 naming the field, "this password is too
+ * common".
+ */
 export const NewPassword = z
   .string()
   .min(MIN_PASSWORD_LENGTH, `at least ${String(MIN_PASSWORD_LENGTH)} characters`)

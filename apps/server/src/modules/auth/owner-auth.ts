@@ -47,7 +47,7 @@ export function requireStudioOrigin(request: FastifyRequest, studioOrigin: strin
   const origin = request.headers.origin;
   if (origin === undefined || origin === '')
     throw forbidden(
-      `a ${request.method} signed in with the Studio's cookie must carry the Origin header of the Studio ` +
+      `a ${request.method} from the Studio must carry the Origin header of the Studio ` +
         `(${studioOrigin}); browsers send it, so this request did not come from the Studio`,
     );
   if (origin !== studioOrigin)

@@ -78,7 +78,7 @@ const EXPECTED: Record<string, Case> = {
   'members.update': { expected: ownerOnly(200, 404), target: 'member', body: () => ({ role: 'viewer' }) },
   'members.remove': { expected: ownerOnly(204, 404), target: 'member' },
 
-  'invitations.list': { expected: ownerOnly(200, 200) },
+  'invitations.list': { expected: read(200) },
   'invitations.create': { expected: ownerOnly(201, 201), body: () => ({ role: 'editor' }) },
   'invitations.remove': { expected: ownerOnly(204, 404), target: 'invitation' },
 

@@ -32,7 +32,10 @@ type Resources = Record<
   | 'spareLead'
   | 'spareDomain'
   | 'spareApiKey'
-  | 'orderFunnel',
+  | 'orderFunnel'
+  | 'member'
+  | 'spareMember'
+  | 'spareInvitation',
   string
 >;
 
@@ -43,7 +46,7 @@ interface Tenant {
 
 interface World {
   a: Tenant & { resources: Resources };
-  b: Tenant & { funnel: string; domainHost: string };
+  b: Tenant & { funnel: string; domainHost: string; memberName: string; invitationEmail: string };
 }
 
 interface OwnerRoute {
@@ -192,6 +195,32 @@ const ROUTES: OwnerRoute[] = [
     asOther: { ownData: () => 'new-b.example.com' },
   },
   { method: 'DELETE', path: '/domains/:id', target: 'spareDomain', status: 204, asOther: 'not-found' },
+  // Members and invitations (issue 18): a member's id is their user's.
+  { method: 'GET', path: '/members', status: 200, asOther: { ownData: (w) => w.b.memberName } },
+  {
+    method: 'PATCH',
+    path: '/members/:id',
+    target: 'member',
+    body: () => ({ role: 'viewer' }),
+    status: 200,
+    asOther: 'not-found',
+  },
+  { method: 'DELETE', path: '/members/:id', target: 'spareMember', status: 204, asOther: 'not-found' },
+  { method: 'GET', path: '/invitations', status: 200, asOther: { ownData: (w) => w.b.invitationEmail } },
+  {
+    method: 'POST',
+    path: '/invitations',
+    body: (who) => ({ role: 'viewer', email: `invited-by-${who.toLowerCase()}@example.com` }),
+    status: 201,
+    asOther: { ownData: () => 'invited-by-b@example.com' },
+  },
+  {
+    method: 'DELETE',
+    path: '/invitations/:id',
+    target: 'spareInvitation',
+    status: 204,
+    asOther: 'not-found',
+  },
 ];
 
 /** Authorization headers that must never open the API, built around A's real key where that is the trap. */
@@ -319,6 +348,24 @@ describe.each(TEST_DIALECTS)('tenant isolation of the owner API on %s', (dialect
     newOrderOfA = [...ordered].reverse();
     const bFunnel = await created<Funnel>(b.key, '/funnels', { name: 'Bravo funnel' });
     const bDomain = await created<Domain>(b.key, '/domains', { host: 'bravo.example.com' });
+    const person = async (account: Account, name: string) => {
+      const user = await server.services.users.create({
+        email: `${name.replace(/\W/g, '-').toLowerCase()}@example.com`,
+        name,
+        password: 'a member passphrase',
+      });
+      await server.services.members.add(user.id, account.id, 'editor');
+      return user.id;
+    };
+    const member = await person(a.account, 'Alpha member');
+    const spareMember = await person(a.account, 'Alpha spare member');
+    await person(b.account, 'Bravo member');
+    const spareInvitation = await server.services.members.invite(a.account, { role: 'viewer' }, null);
+    await server.services.members.invite(
+      b.account,
+      { role: 'editor', email: 'bravo-invited@example.com' },
+      null,
+    );
     world = {
       a: {
         ...a,
@@ -333,9 +380,18 @@ describe.each(TEST_DIALECTS)('tenant isolation of the owner API on %s', (dialect
           spareDomain: spareDomain.id,
           spareApiKey: spareApiKey.apiKey.id,
           orderFunnel: orderFunnel.id,
+          member,
+          spareMember,
+          spareInvitation: spareInvitation.invitation.id,
         },
       },
-      b: { ...b, funnel: bFunnel.id, domainHost: bDomain.host },
+      b: {
+        ...b,
+        funnel: bFunnel.id,
+        domainHost: bDomain.host,
+        memberName: 'Bravo member',
+        invitationEmail: 'bravo-invited@example.com',
+      },
     };
   });
 

@@ -15,7 +15,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ members: MemberService }> = a
     },
   });
   registerRoutes(app, ROUTES.invitations, {
-    list: (req) => members.invitations(requireRole(req, 'owner')),
+    list: (req) => members.invitations(requireRole(req, 'viewer')),
     create: async (req, reply) => {
       const account = requireRole(req, 'owner');
       return reply.status(201).send(await members.invite(account, req.body, req.ownerAccess?.userId ?? null));

@@ -122,4 +122,23 @@ describe.each(TEST_DIALECTS)('session expiry on %s', (dialect) => {
       await t.close();
     }
   });
+
+  it('deletes ended sessions at the next sign-in, keeping the live one', async () => {
+    const t = await setUp();
+    try {
+      const rows = async () => (await t.database.db.selectFrom('sessions').select('id').execute()).length;
+      const idle = await t.signIn();
+      t.advance(DAY);
+      const live = await t.signIn();
+      expect(await rows()).toBe(2);
+      t.advance(7 * DAY);
+      // The first is idle 8 days; the second 7: both ended. A new sign-in sweeps them away.
+      await t.signIn();
+      expect(await rows()).toBe(1);
+      expect(await t.status(idle, '/api/auth/session')).toBe(401);
+      expect(await t.status(live, '/api/auth/session')).toBe(401);
+    } finally {
+      await t.close();
+    }
+  });
 });

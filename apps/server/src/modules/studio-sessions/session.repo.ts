@@ -36,9 +36,12 @@ export function createSessionRepo(db: Db) {
         .where('currentAccountId', '=', accountId)
         .execute();
     },
-    /** Sessions past their absolute expiry (idle ones are refused when read, and go with the rest). */
-    async removeExpired(now: number): Promise<void> {
-      await db.deleteFrom('sessions').where('expiresAt', '<=', now).execute();
+    /** Deletes sessions past their absolute expiry, or idle since `idleSince`. */
+    async removeEnded(now: number, idleSince: number): Promise<void> {
+      await db
+        .deleteFrom('sessions')
+        .where((eb) => eb.or([eb('expiresAt', '<=', now), eb('lastSeenAt', '<=', idleSince)]))
+        .execute();
     },
   };
 }

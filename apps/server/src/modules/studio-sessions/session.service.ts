@@ -8,7 +8,7 @@ export interface SessionServiceDeps {
     | 'findByHash'
     | 'insert'
     | 'remove'
-    | 'removeExpired'
+    | 'removeEnded'
     | 'removeInAccount'
     | 'removeOfUser'
     | 'setAccount'
@@ -25,6 +25,8 @@ export interface SessionServiceDeps {
 const TOKEN_BYTES = 32;
 /** A session's last use is written at most this often: no write per request. */
 const TOUCH_EVERY_MS = 60_000;
+/** Ended sessions are deleted at a sign-in at most this often (reads refuse them anyway). */
+const SWEEP_EVERY_MS = 60 * 60_000;
 
 export interface LiveSession {
   id: string;
@@ -34,6 +36,12 @@ export interface LiveSession {
 }
 
 export function createSessionService({ sessions, maxAgeMs, idleMs, now = Date.now }: SessionServiceDeps) {
+  let sweptAt = 0;
+  const sweep = async () => {
+    const at = now();
+    sweptAt = at;
+    await sessions.removeEnded(at, at - idleMs);
+  };
   return {
     /** A new session; its token goes into the cookie and nowhere else. */
     async start(userId: string, accountId: string): Promise<{ token: string; session: LiveSession }> {
@@ -49,6 +57,7 @@ export function createSessionService({ sessions, maxAgeMs, idleMs, now = Date.no
         expiresAt: at + maxAgeMs,
       };
       await sessions.insert(row);
+      if (at - sweptAt >= SWEEP_EVERY_MS) await sweep();
       return {
         token,
         session: { id: row.id, userId, currentAccountId: accountId, expiresAt: row.expiresAt },
@@ -85,8 +94,8 @@ export function createSessionService({ sessions, maxAgeMs, idleMs, now = Date.no
     endAll: (userId: string) => sessions.removeOfUser(userId, null),
     /** The write that ends a removed member's sessions in the account, for the members' transaction. */
     endInAccount: sessions.removeInAccount,
-    /** Deletes expired rows (a background job may call it; reads refuse them anyway). */
-    sweep: () => sessions.removeExpired(now()),
+    /** Deletes ended sessions now (a sign-in does it at most once an hour). */
+    sweep,
     maxAgeMs,
   };
 }

@@ -59,6 +59,8 @@ describe.each(TEST_DIALECTS)('Studio sign-in on %s', (dialect) => {
       expect(session.user.email).toBe(person.email);
       const again = await studio(s, 'GET', '/api/auth/session', { cookie: cookieOf(answer.headers) });
       expect(again.status).toBe(200);
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(again.headers.get('cache-control')).toBe('no-store');
       expect(StudioSession.parse(again.body)).toEqual(session);
       // Only the token's hash is stored.
       const token = attributes[0]?.split('=')[1] ?? '';
@@ -278,6 +280,24 @@ describe.each(TEST_DIALECTS)('Studio sign-in on %s', (dialect) => {
       });
       expectError(refused, 403, ErrorCode.roleRequired);
       expect(refused.body).toMatchObject({ requiredRole: 'editor' });
+    });
+  });
+
+  describe('an account whose subscription is inactive', () => {
+    const server = useServer(dialect);
+
+    it('stays readable with a session, and refuses its writes with 403 writing nothing', async () => {
+      const s = server();
+      const account = await newAccount(s.services);
+      const person = await newPerson(s.services, account, 'owner');
+      const cookie = await signIn(s, person);
+      await s.services.accounts.setSubscription(account.id, 'inactive');
+      expect((await studio(s, 'GET', '/api/owner/funnels', { cookie })).status).toBe(200);
+      const before = await rowCounts(s.database.db);
+      const write = await studio(s, 'POST', '/api/owner/funnels', { cookie, body: { name: 'Refused' } });
+      expectError(write, 403, ErrorCode.forbidden);
+      expect((write.body as ApiError).message).toMatch(/subscription is inactive/);
+      expect(await rowCounts(s.database.db)).toEqual(before);
     });
   });
 

@@ -30,7 +30,9 @@ export const studioAuthRoutes: FastifyPluginAsyncZod<StudioAuthRouteOptions> = a
   const secure = studioOrigin.startsWith('https:');
   const maxAgeSeconds = sessions.maxAgeMs / 1000;
   app.decorateRequest('studioSession', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
+    // Who is signed in is nobody else's: no shared cache keeps these answers.
+    void reply.header('cache-control', 'no-store');
     requireStudioOrigin(request, studioOrigin);
     const token = sessionToken(request);
     request.studioSession = token === undefined ? null : ((await sessions.resolve(token)) ?? null);
