@@ -142,6 +142,14 @@ const EXPECTED: Record<string, Case> = {
 /** Calls beside the table's: a funnel's pixel is the owner's, whoever may edit the rest of it. */
 const VARIANTS: { name: string; route: string; case: Case }[] = [
   {
+    name: 'funnels.create with pixel',
+    route: 'funnels.create',
+    case: {
+      expected: ownerOnly(201, 201),
+      body: () => ({ name: `Pixel funnel ${String(unique())}`, pixel: { pixelId: '1234567890' } }),
+    },
+  },
+  {
     name: 'funnels.update with pixel',
     route: 'funnels.update',
     case: {

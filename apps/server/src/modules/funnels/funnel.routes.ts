@@ -14,8 +14,16 @@ export const funnelRoutes: FastifyPluginAsyncZod<{
     ROUTES.funnels,
     {
       list: (req) => funnels.list(requireRole(req, 'viewer')),
+      // The pixel (its access token above all) is the owner's, on a new funnel as on an edit.
       create: async (req, reply) =>
-        reply.status(201).send(await funnels.create(requireRole(req, 'editor'), req.body)),
+        reply
+          .status(201)
+          .send(
+            await funnels.create(
+              requireRole(req, req.body.pixel === undefined ? 'editor' : 'owner'),
+              req.body,
+            ),
+          ),
       templates: (req) => {
         requireRole(req, 'viewer');
         return templates.list();
