@@ -142,7 +142,7 @@ describe('the Studio in Chromium', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByLabel('Role').selectOption('editor');
     await dialog.getByRole('button', { name: 'Create link' }).click();
-    const link = dialog.getByLabel('Invitation link');
+    const link = dialog.getByLabel('Link to share');
     await expect.poll(() => link.inputValue()).toContain('/studio/invite/');
     const url = await link.inputValue();
     await dialog.getByRole('button', { name: 'Copy' }).click();
