@@ -44,7 +44,10 @@ describe('the first-run form', () => {
             message: 'Invalid body',
             issues: [
               { path: 'body.accountSlug', message: 'this slug is taken' },
-              { path: 'body.password', message: 'password_too_common' },
+              {
+                path: 'body.password',
+                message: 'this password is too common: choose one that others do not use',
+              },
             ],
           },
           400,
@@ -57,7 +60,10 @@ describe('the first-run form', () => {
     await vi.waitFor(() => {
       expect(errorOf(fieldLabelled('Identificador'))).toBe('this slug is taken');
     });
-    expect(errorOf(fieldLabelled('Contraseña'))).toBe('password_too_common');
+    // A sentence the Studio knows is said in the owner's language.
+    expect(errorOf(fieldLabelled('Contraseña'))).toBe(
+      'Esta contraseña es demasiado común: elige una que otros no usen.',
+    );
     expect(errorOf(fieldLabelled('Tu nombre'))).toBeNull();
     expect(fieldLabelled('Nombre de la cuenta').value).toBe('Acme');
     expect(fieldLabelled('Identificador').value).toBe('acme');
@@ -92,6 +98,23 @@ describe('the first-run form', () => {
     });
     expect(errorOf(fieldLabelled('Correo electrónico'))).toBe('Escribe un correo electrónico válido.');
     expect(sent.filter((s) => s.method === 'POST')).toEqual([]);
+  });
+
+  it('a handle already taken (409) is said on the handle', async () => {
+    serve((method, path) => {
+      if (path === '/api/auth/session') return unauthorized();
+      if (path === '/api/auth/setup' && method === 'GET') return json({ needed: true });
+      if (path === '/api/auth/setup' && method === 'POST')
+        return json({ statusCode: 409, code: 'CONFLICT', message: "the slug 'acme' is taken" }, 409);
+      return undefined;
+    });
+    await open('/studio/setup');
+    await fillSetup();
+    await click('Crear cuenta');
+    await vi.waitFor(() => {
+      expect(errorOf(fieldLabelled('Identificador'))).toBe('Este identificador ya está en uso. Elige otro.');
+    });
+    expect(alertText()).toBeNull();
   });
 
   it('on a 5xx says so above the button and keeps every field as typed', async () => {

@@ -2,7 +2,7 @@ import { FirstRunSetup } from '@embudo/contracts';
 import { ROUTE_PATHS } from '@embudo/contracts/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { api } from '../api/api';
+import { api, isApiError } from '../api/api';
 import { useLanguage, useMessages } from '../i18n/i18n';
 import { AuthCard } from '../layout/AuthLayout';
 import { setupStateQuery, storeSession } from '../session/session';
@@ -36,7 +36,9 @@ function SetupForm() {
   const form = useContractForm(FirstRunSetup, {
     defaultValues: { name: '', email: '', password: '', accountName: '', accountSlug: '', language },
   });
-  const { failure, fail, clear } = useSubmitFailure(form);
+  const { failure, fail, clear } = useSubmitFailure(form, {
+    conflict: { field: 'accountSlug', message: t('slugTaken') },
+  });
   const create = useMutation({
     mutationFn: (body: FirstRunSetup) => api(ROUTE_PATHS.auth.setup, { body }),
     onSuccess: async (session) => {
@@ -44,7 +46,14 @@ function SetupForm() {
       queryClient.setQueryData(setupStateQuery.queryKey, { needed: false });
       await navigate({ to: '/' });
     },
-    onError: fail,
+    onError: (error) => {
+      // Someone finished the first run meanwhile: this screen says so, with the way to sign in.
+      if (isApiError(error) && error.status === 409 && /first run/i.test(error.message)) {
+        queryClient.setQueryData(setupStateQuery.queryKey, { needed: false });
+        return;
+      }
+      fail(error);
+    },
   });
   const {
     register,

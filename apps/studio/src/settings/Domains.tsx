@@ -89,7 +89,9 @@ function AddDomain() {
   const notify = useToast();
   const queryClient = useQueryClient();
   const form = useContractForm(DomainCreate, { defaultValues: { host: '' } });
-  const { failure, fail, clear } = useSubmitFailure(form);
+  const { failure, fail, clear } = useSubmitFailure(form, {
+    conflict: { field: 'host', message: t('domainTaken') },
+  });
   const add = useMutation({
     mutationFn: (body: DomainCreate) => api(ROUTE_PATHS.domains.create, { body }),
     onSuccess: (domain) => {

@@ -13,10 +13,27 @@ export function useRoleName(): (role: Role) => string {
   );
 }
 
+/**
+ * A server's sentence in the Studio's language, for the ones the Studio knows (the server writes
+ * English for API clients); any other is shown as the server wrote it.
+ */
+export function useServerSentence(): (message: string) => string {
+  const t = useMessages(uiMessages);
+  return useCallback(
+    (message: string) => {
+      if (message.startsWith('this password is too common')) return t('passwordTooCommon');
+      if (/at least one owner/i.test(message)) return t('lastOwner');
+      return message;
+    },
+    [t],
+  );
+}
+
 /** What to tell the owner about a failed call: a sentence for its kind, the server's own for the rest. */
 export function useFailureMessage(): (error: unknown) => string {
   const t = useMessages(uiMessages);
   const roleName = useRoleName();
+  const sentence = useServerSentence();
   return useCallback(
     (error: unknown) => {
       if (!isApiError(error)) return t('server');
@@ -38,14 +55,16 @@ export function useFailureMessage(): (error: unknown) => string {
         case 'validation':
           return error.issues.length > 0
             ? error.issues
-                .map((issue) => (issue.field ? `${issue.field}: ${issue.message}` : issue.message))
+                .map((issue) =>
+                  issue.field ? `${issue.field}: ${sentence(issue.message)}` : sentence(issue.message),
+                )
                 .join(' · ')
-            : error.message;
+            : sentence(error.message);
         case 'conflict':
         case 'other':
-          return error.message;
+          return sentence(error.message);
       }
     },
-    [t, roleName],
+    [t, roleName, sentence],
   );
 }

@@ -24,7 +24,7 @@ import {
 import type { z } from 'zod';
 import { ApiError, isApiError } from '../api/api';
 import { useMessages } from '../i18n/i18n';
-import { useFailureMessage } from './failure';
+import { useFailureMessage, useServerSentence } from './failure';
 import styles from './form.module.css';
 import { uiMessages } from './messages';
 
@@ -186,6 +186,8 @@ export function useContractForm<Input extends FieldValues, Output extends FieldV
   return useForm<Input, unknown, Output>({ mode: 'onTouched', ...options, resolver });
 }
 
+const NO_ALIASES: Record<string, string> = {};
+
 function fieldNames(values: unknown, prefix = ''): string[] {
   if (values === null || typeof values !== 'object' || Array.isArray(values)) return prefix ? [prefix] : [];
   return Object.entries(values as Record<string, unknown>).flatMap(([key, value]) =>
@@ -200,18 +202,30 @@ function fieldNames(values: unknown, prefix = ''): string[] {
  */
 export function useSubmitFailure<T extends FieldValues>(
   form: Pick<UseFormReturn<T, unknown, FieldValues>, 'setError' | 'getValues'>,
-  /** Server field names that a form shows under another name (`accountSlug` → `slug`). */
-  aliases: Record<string, string> = {},
+  options: {
+    /** Server field names that a form shows under another name (`accountSlug` → `slug`). */
+    aliases?: Record<string, string>;
+    /** A 409 that belongs to one field (a slug or a domain already taken), said in the Studio's words. */
+    conflict?: { field: Path<T>; message: string };
+  } = {},
 ): { failure: unknown; fail: (error: unknown) => void; clear: () => void } {
   const [failure, setFailure] = useState<unknown>(null);
+  const sentence = useServerSentence();
+  const { aliases = NO_ALIASES, conflict } = options;
   const fail = useCallback(
     (error: unknown) => {
+      if (conflict && isApiError(error) && error.status === 409) {
+        form.setError(conflict.field, { type: 'server', message: conflict.message });
+        setFailure(null);
+        return;
+      }
       if (isApiError(error) && error.issues.length > 0) {
         const known = new Set(fieldNames(form.getValues()));
         const unplaced: ApiError['issues'][number][] = [];
         for (const issue of error.issues) {
           const field = aliases[issue.field] ?? issue.field;
-          if (known.has(field)) form.setError(field as Path<T>, { type: 'server', message: issue.message });
+          if (known.has(field))
+            form.setError(field as Path<T>, { type: 'server', message: sentence(issue.message) });
           else unplaced.push(issue);
         }
         setFailure(
@@ -229,7 +243,7 @@ export function useSubmitFailure<T extends FieldValues>(
       }
       setFailure(error);
     },
-    [form, aliases],
+    [form, aliases, conflict, sentence],
   );
   const clear = useCallback(() => {
     setFailure(null);
