@@ -93,6 +93,7 @@ describe('the Studio in Chromium', () => {
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.waitForURL(/\/studio\/sign-in/);
     expect(await seriousViolations(page)).toEqual([]);
+    expect(await page.title()).toBe('Sign in · Embudo Studio');
     await page.getByLabel('E-mail').fill(OWNER.email);
     await page.getByLabel('Password').fill('not the password at all');
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -2,6 +2,7 @@ import { Outlet } from '@tanstack/react-router';
 import { useId, type ReactNode } from 'react';
 import { LANGUAGE_NAMES, LANGUAGES, useLanguage, useMessages, type Language } from '../i18n/i18n';
 import styles from './AuthLayout.module.css';
+import { useDocumentTitle } from '../ui/surface';
 import { layoutMessages } from './messages';
 
 /** The signed-out screens: the brand, one card, and a choice of language. */
@@ -53,6 +54,7 @@ export function AuthCard({
   wide?: boolean;
   children: ReactNode;
 }) {
+  useDocumentTitle(title);
   return (
     <section className={[styles.card, wide ? styles.wide : ''].join(' ')}>
       <div>

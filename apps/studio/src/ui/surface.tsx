@@ -1,9 +1,16 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import styles from './surface.module.css';
 
 export { styles as surfaceStyles };
 
-/** A screen's title, what it is for, and its main actions. */
+/** The tab's title: the screen's, then the Studio's name. */
+export function useDocumentTitle(title: string): void {
+  useEffect(() => {
+    document.title = `${title} · Embudo Studio`;
+  }, [title]);
+}
+
+/** A screen's title (also the tab's), what it is for, and its main actions. */
 export function PageHeader({
   title,
   description,
@@ -13,6 +20,7 @@ export function PageHeader({
   description?: ReactNode;
   actions?: ReactNode;
 }) {
+  useDocumentTitle(title);
   return (
     <header className={styles.header}>
       <div className={styles.titles}>
