@@ -708,6 +708,10 @@ const ROUTES: RouteCase[] = [
     method: 'GET',
     path: loadViteApp('web').entryScript ?? '/static/not-built.js',
   })),
+  open('GET', '/static/studio/*', 'nothing: the Studio’s bundle (decision 0023)', () => ({
+    method: 'GET',
+    path: loadViteApp('studio').entryScript ?? '/static/studio/not-built.js',
+  })),
   ...(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'QUERY'] as const).map((method) =>
     open(method, '/api/*', 'nothing: an unknown /api path is a JSON 404', (w) => ({
       method,
