@@ -166,6 +166,10 @@ export default tseslint.config(
               group: ['@embudo/server', '**/apps/server/**'],
               message: 'the web app talks to the server through contracts and HTTP only',
             },
+            {
+              group: ['@embudo/studio', '@embudo/studio/*', '**/apps/studio/**'],
+              message: 'nothing of the Studio ships to visitor pages (decision 0023)',
+            },
           ],
         },
       ],
@@ -186,6 +190,42 @@ export default tseslint.config(
       'video',
     ],
     pages: ['app', 'funnel-page', 'landing', 'page-actions'],
+  }),
+  // The Studio (decision 0023): a browser app of its own; it may use the contracts' schemas (its forms
+  // check the same rules the server applies), never the server's code nor the visitor app's.
+  {
+    files: ['apps/studio/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // TanStack Router leaves a route by throwing its redirect.
+      '@typescript-eslint/only-throw-error': [
+        'error',
+        { allow: [{ from: 'package', package: '@tanstack/router-core', name: 'Redirect' }] },
+      ],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@embudo/server', '**/apps/server/**'],
+              message: 'the Studio talks to the server through contracts and HTTP only',
+            },
+            {
+              group: ['@embudo/web', '@embudo/web/*', '**/apps/web/**'],
+              message: 'the Studio shares no code with the visitor app (decision 0023)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // The Studio's layers: a feature folder per area of the app; `app` assembles the routes.
+  layerRules('apps/studio', {
+    foundation: ['api', 'i18n', 'layout', 'routing', 'session', 'ui'],
+    features: ['auth', 'funnels', 'profile', 'settings'],
+    pages: ['app'],
   }),
   // Server-side rendering and tests run in Node: they may use the schemas.
   {

@@ -31,6 +31,7 @@ import { cspReportRoutes } from './modules/visitor-pages/csp-report.routes';
 import { siteApiRoutes, visitorPageRoutes } from './modules/visitor-pages/visitor-pages.routes';
 import { loadWebAssets } from './modules/visitor-pages/web-assets';
 import { serveViteApps } from './http/vite-apps';
+import { studioDocumentRoutes } from './http/studio-document';
 import { conversionRoutes } from './modules/conversions/conversion.routes';
 import { countryFlagRoutes } from './modules/fomo/country-flags.routes';
 import { fomoRoutes } from './modules/fomo/fomo.routes';
@@ -195,6 +196,7 @@ export async function buildApp({ config, database, logStream, now }: AppOptions)
   server.all('/api/*', { schema: { hide: true } }, (req) => {
     throw routeNotFound(req.method, req.url);
   });
+  await server.register(studioDocumentRoutes, { publicUrl: config.publicUrl });
   // Each app's hashed bundle by name (the visitor app's under /static/): cached for a year.
   await serveViteApps(server);
   return { server, services };

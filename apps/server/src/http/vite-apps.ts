@@ -14,6 +14,7 @@ import { z } from 'zod';
  */
 export const VITE_APPS = {
   web: { urlPrefix: '/static/' },
+  studio: { urlPrefix: '/static/studio/' },
 } as const satisfies Record<string, { urlPrefix: string }>;
 
 export type ViteAppName = keyof typeof VITE_APPS;

@@ -1,0 +1,164 @@
+import {
+  AccountSettings,
+  AccountUpdate,
+  Color,
+  type AccountAnswer,
+  type AccountUpdateInput,
+} from '@embudo/contracts';
+import { ROUTE_PATHS } from '@embudo/contracts/client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api } from '../api/api';
+import { useMessages } from '../i18n/i18n';
+import { useCan } from '../session/session';
+import { Button } from '../ui/Button';
+import { Field, FormAlert, Input, formStyles, useContractForm, useSubmitFailure } from '../ui/form';
+import { ErrorState, LoadingState } from '../ui/states';
+import { Card } from '../ui/surface';
+import { useToast } from '../ui/toast';
+import { settingsMessages } from './messages';
+import { OwnerOnlyNote } from './SettingsLayout';
+import styles from './settings.module.css';
+
+export const accountQuery = {
+  queryKey: ['account'] as const,
+  queryFn: () => api(ROUTE_PATHS.account.get, {}),
+};
+
+/** The form's values: an empty text is "none" (null for the server); names as the API's. */
+const AccountForm = z.object({
+  name: AccountUpdate.shape.name.unwrap(),
+  settings: z.object({
+    contactEmail: z.union([z.literal(''), AccountSettings.shape.contactEmail.unwrap().unwrap()]),
+    whatsappLandingButtonBgColor: z.union([z.literal(''), Color]),
+  }),
+});
+type AccountForm = z.infer<typeof AccountForm>;
+
+const HEX = /^#[0-9a-f]{6}$/i;
+
+export function AccountScreen() {
+  const account = useQuery(accountQuery);
+  if (account.isPending) return <LoadingState />;
+  if (account.isError) return <ErrorState error={account.error} onRetry={() => void account.refetch()} />;
+  return <AccountDetails account={account.data} />;
+}
+
+function valuesOf(account: AccountAnswer): AccountForm {
+  return {
+    name: account.name,
+    settings: {
+      contactEmail: account.settings.contactEmail ?? '',
+      whatsappLandingButtonBgColor: account.settings.whatsappLandingButtonBgColor ?? '',
+    },
+  };
+}
+
+function AccountDetails({ account }: { account: AccountAnswer }) {
+  const t = useMessages(settingsMessages);
+  const canEdit = useCan('owner');
+  const queryClient = useQueryClient();
+  const notify = useToast();
+  const form = useContractForm(AccountForm, { defaultValues: valuesOf(account) });
+  const { failure, fail, clear } = useSubmitFailure(form);
+  const save = useMutation({
+    mutationFn: (body: AccountUpdateInput) => api(ROUTE_PATHS.account.update, { body }),
+    onSuccess: (next) => {
+      queryClient.setQueryData(accountQuery.queryKey, next);
+      form.reset(valuesOf(next));
+      notify(t('saved'));
+    },
+    onError: fail,
+  });
+  const {
+    register,
+    watch,
+    setValue,
+    formState: { errors, isDirty },
+  } = form;
+  const color = watch('settings.whatsappLandingButtonBgColor');
+  return (
+    <form
+      noValidate
+      onSubmit={(event) =>
+        void form.handleSubmit((values) => {
+          clear();
+          save.mutate({
+            name: values.name,
+            settings: {
+              contactEmail: values.settings.contactEmail === '' ? null : values.settings.contactEmail,
+              whatsappLandingButtonBgColor:
+                values.settings.whatsappLandingButtonBgColor === ''
+                  ? null
+                  : values.settings.whatsappLandingButtonBgColor,
+            },
+          });
+        })(event)
+      }
+    >
+      <OwnerOnlyNote />
+      <Card
+        title={t('accountTitle')}
+        description={t('accountDescription')}
+        labelledBy="settings-account"
+        {...(canEdit
+          ? {
+              footer: (
+                <Button type="submit" variant="primary" busy={save.isPending} disabled={!isDirty}>
+                  {t('save')}
+                </Button>
+              ),
+            }
+          : {})}
+      >
+        <fieldset disabled={!canEdit} className={styles.fieldset}>
+          <div className={formStyles.form}>
+            <div className={formStyles.row}>
+              <Field label={t('accountName')} error={errors.name}>
+                <Input autoComplete="organization" {...register('name')} />
+              </Field>
+              <Field label={t('slug')} hint={t('slugHint')}>
+                <Input value={account.slug} readOnly />
+              </Field>
+            </div>
+            <Field
+              label={t('contactEmail')}
+              optional={t('optional')}
+              hint={t('contactEmailHint')}
+              error={errors.settings?.contactEmail}
+            >
+              <Input type="email" autoComplete="email" {...register('settings.contactEmail')} />
+            </Field>
+            <Field
+              label={t('buttonColor')}
+              optional={t('optional')}
+              hint={t('buttonColorHint')}
+              error={errors.settings?.whatsappLandingButtonBgColor}
+              addon={
+                <input
+                  type="color"
+                  className={formStyles.swatch}
+                  aria-label={t('buttonColorPicker')}
+                  value={HEX.test(color) ? color : '#25d366'}
+                  onChange={(event) => {
+                    setValue('settings.whatsappLandingButtonBgColor', event.target.value, {
+                      shouldDirty: true,
+                      shouldValidate: true,
+                    });
+                  }}
+                />
+              }
+            >
+              <Input
+                placeholder="#25d366"
+                spellCheck={false}
+                {...register('settings.whatsappLandingButtonBgColor')}
+              />
+            </Field>
+            <FormAlert error={failure} />
+          </div>
+        </fieldset>
+      </Card>
+    </form>
+  );
+}

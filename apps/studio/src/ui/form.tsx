@@ -1,0 +1,205 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  cloneElement,
+  useCallback,
+  useId,
+  useState,
+  type InputHTMLAttributes,
+  type ReactElement,
+  type ReactNode,
+  type Ref,
+  type SelectHTMLAttributes,
+} from 'react';
+import {
+  useForm,
+  type FieldError,
+  type FieldValues,
+  type Path,
+  type UseFormProps,
+  type UseFormReturn,
+} from 'react-hook-form';
+import type { z } from 'zod';
+import { ApiError, isApiError } from '../api/api';
+import { useMessages } from '../i18n/i18n';
+import { useFailureMessage } from './failure';
+import styles from './form.module.css';
+import { uiMessages } from './messages';
+
+export { styles as formStyles };
+
+interface ControlProps {
+  id: string;
+  'aria-invalid'?: boolean;
+  'aria-describedby'?: string;
+}
+
+export interface FieldProps {
+  label: string;
+  hint?: ReactNode;
+  /** The message under the field: the form's own check or the server's. */
+  error?: string | FieldError | undefined;
+  /** A word shown after the label for a field that may stay empty. */
+  optional?: string;
+  /** The control; it receives its id and the description of its hint and error. */
+  children: ReactElement<ControlProps>;
+  /** Beside the control, e.g. a colour picker. */
+  addon?: ReactNode;
+}
+
+/** A labelled control with its hint and its error, wired for screen readers. */
+export function Field({ label, hint, error, optional, children, addon }: FieldProps) {
+  const id = useId();
+  const message = typeof error === 'string' ? error : error?.message;
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = message ? `${id}-error` : undefined;
+  const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
+  const control = cloneElement(children, {
+    id,
+    'aria-invalid': message ? true : undefined,
+    'aria-describedby': describedBy,
+  });
+  return (
+    <div className={styles.field}>
+      <label className={styles.label} htmlFor={id}>
+        {label}
+        {optional ? <span className={styles.optional}>{optional}</span> : null}
+      </label>
+      {addon ? (
+        <div className={styles.copy}>
+          {control}
+          {addon}
+        </div>
+      ) : (
+        control
+      )}
+      {message ? (
+        <p className={styles.error} id={errorId}>
+          {message}
+        </p>
+      ) : null}
+      {hint ? (
+        <p className={styles.hint} id={hintId}>
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function Input({
+  className,
+  ref,
+  ...rest
+}: InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> }) {
+  return <input ref={ref} className={[styles.control, className ?? ''].join(' ')} {...rest} />;
+}
+
+export function Select({
+  className,
+  ref,
+  ...rest
+}: SelectHTMLAttributes<HTMLSelectElement> & { ref?: Ref<HTMLSelectElement> }) {
+  return (
+    <select ref={ref} className={[styles.control, styles.select, className ?? ''].join(' ')} {...rest} />
+  );
+}
+
+/** A failure that belongs to no field (a lost connection, a 5xx, a missing role), above the buttons. */
+export function FormAlert({ error }: { error: unknown }) {
+  const message = useFailureMessage();
+  if (!error) return null;
+  return (
+    <div className={styles.alert} role="alert">
+      {message(error)}
+    </div>
+  );
+}
+
+/** zod's issues in the Studio's language (a schema's own message, where it has one, still wins). */
+export function useZodErrorMap(): z.core.$ZodErrorMap {
+  const t = useMessages(uiMessages);
+  return useCallback<z.core.$ZodErrorMap>(
+    (issue) => {
+      if (issue.code === 'too_small')
+        return issue.origin === 'string' && Number(issue.minimum) <= 1
+          ? t('required')
+          : t('tooShort', { min: Number(issue.minimum) });
+      if (issue.code === 'too_big') return t('tooLong', { max: Number(issue.maximum) });
+      if (issue.code === 'invalid_format')
+        return issue.format === 'email' ? t('invalidEmail') : t('invalidFormat');
+      if (issue.code === 'invalid_type')
+        return issue.input === undefined || issue.input === '' ? t('required') : t('invalid');
+      // A union of "" or a value: an empty text where a value is needed, else a value of the wrong form.
+      if (issue.code === 'invalid_union') return issue.input === '' ? t('required') : t('invalidFormat');
+      return t('invalid');
+    },
+    [t],
+  );
+}
+
+/**
+ * A form checked by a contract's schema (the same rules the server applies), its errors in the
+ * Studio's language.
+ */
+export function useContractForm<Input extends FieldValues, Output extends FieldValues>(
+  schema: z.ZodType<Output, Input>,
+  options: Omit<UseFormProps<Input, unknown, Output>, 'resolver'> = {},
+): UseFormReturn<Input, unknown, Output> {
+  const error = useZodErrorMap();
+  return useForm<Input, unknown, Output>({
+    mode: 'onTouched',
+    ...options,
+    resolver: zodResolver(schema, { error }),
+  });
+}
+
+function fieldNames(values: unknown, prefix = ''): string[] {
+  if (values === null || typeof values !== 'object' || Array.isArray(values)) return prefix ? [prefix] : [];
+  return Object.entries(values as Record<string, unknown>).flatMap(([key, value]) =>
+    fieldNames(value, prefix ? `${prefix}.${key}` : key),
+  );
+}
+
+/**
+ * What a form does with a failed submit: the server's issues go next to their fields (`body.name` on
+ * `name`), anything else (a lost connection, a 5xx, a missing role, an issue of no field) shows in
+ * the form's alert. What was typed stays.
+ */
+export function useSubmitFailure<T extends FieldValues>(
+  form: Pick<UseFormReturn<T, unknown, FieldValues>, 'setError' | 'getValues'>,
+  /** Server field names that a form shows under another name (`accountSlug` → `slug`). */
+  aliases: Record<string, string> = {},
+): { failure: unknown; fail: (error: unknown) => void; clear: () => void } {
+  const [failure, setFailure] = useState<unknown>(null);
+  const fail = useCallback(
+    (error: unknown) => {
+      if (isApiError(error) && error.issues.length > 0) {
+        const known = new Set(fieldNames(form.getValues()));
+        const unplaced: ApiError['issues'][number][] = [];
+        for (const issue of error.issues) {
+          const field = aliases[issue.field] ?? issue.field;
+          if (known.has(field)) form.setError(field as Path<T>, { type: 'server', message: issue.message });
+          else unplaced.push(issue);
+        }
+        setFailure(
+          unplaced.length > 0
+            ? new ApiError({
+                status: error.status,
+                code: error.code,
+                message: error.message,
+                issues: unplaced,
+                requiredRole: error.requiredRole,
+              })
+            : null,
+        );
+        return;
+      }
+      setFailure(error);
+    },
+    [form, aliases],
+  );
+  const clear = useCallback(() => {
+    setFailure(null);
+  }, []);
+  return { failure, fail, clear };
+}

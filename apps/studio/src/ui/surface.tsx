@@ -1,0 +1,76 @@
+import type { ReactNode } from 'react';
+import styles from './surface.module.css';
+
+export { styles as surfaceStyles };
+
+/** A screen's title, what it is for, and its main actions. */
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
+  return (
+    <header className={styles.header}>
+      <div className={styles.titles}>
+        <h1 className={styles.title}>{title}</h1>
+        {description ? <p className={styles.description}>{description}</p> : null}
+      </div>
+      {actions ? <div className={styles.headerActions}>{actions}</div> : null}
+    </header>
+  );
+}
+
+export function Card({
+  title,
+  description,
+  actions,
+  footer,
+  flush = false,
+  children,
+  labelledBy,
+}: {
+  title?: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+  footer?: ReactNode;
+  /** Content that lays itself out (a list): no padding. */
+  flush?: boolean;
+  children: ReactNode;
+  labelledBy?: string;
+}) {
+  return (
+    <section className={styles.card} aria-labelledby={labelledBy}>
+      {title ? (
+        <div className={styles.cardHeader}>
+          <div>
+            <h2 className={styles.cardTitle} id={labelledBy}>
+              {title}
+            </h2>
+            {description ? <p className={styles.cardDescription}>{description}</p> : null}
+          </div>
+          {actions}
+        </div>
+      ) : null}
+      {flush ? children : <div className={styles.cardBody}>{children}</div>}
+      {footer ? <div className={styles.cardFooter}>{footer}</div> : null}
+    </section>
+  );
+}
+
+export function Stack({ children }: { children: ReactNode }) {
+  return <div className={styles.stack}>{children}</div>;
+}
+
+export function Badge({
+  tone = 'neutral',
+  children,
+}: {
+  tone?: 'neutral' | 'accent' | 'success';
+  children: ReactNode;
+}) {
+  return <span className={[styles.badge, styles[tone]].join(' ')}>{children}</span>;
+}
