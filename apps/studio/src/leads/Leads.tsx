@@ -638,7 +638,7 @@ function ImportDialog({
             <RowReport issues={issues} />
           </>
         ) : null}
-        {busy || (sent > 0 && created === null) ? (
+        {busy || partial ? (
           <div className={styles.progress}>
             <label htmlFor={`import-progress-${funnelId}`}>{busy ? t('importing') : t('progress')}</label>
             <progress id={`import-progress-${funnelId}`} max={total} value={sent}>

@@ -90,6 +90,8 @@ export function rowIssuesOf(
   });
 }
 
+const FORMULA = /^(?:[=@\t\r]|[+-](?![\d ()-]*$))/;
+
 /** The CSV the owner downloads after an import: each new lead with its link (shown only this once). */
 export function linksCsv(created: readonly LeadCreated[]): string {
   return Papa.unparse(
@@ -97,7 +99,8 @@ export function linksCsv(created: readonly LeadCreated[]): string {
       fields: ['name', 'email', 'phone', 'url'],
       data: created.map(({ lead, url }) => [lead.name, lead.email ?? '', lead.phone ?? '', url]),
     },
-    // A cell starting with = + - @ is prefixed so that a spreadsheet does not run it as a formula.
-    { escapeFormulae: true, newline: '\r\n' },
+    // A cell a spreadsheet would run as a formula is prefixed with ' (a phone number such as
+    // +52 55 1234 5678 is left as it is).
+    { escapeFormulae: FORMULA, newline: '\r\n' },
   );
 }
