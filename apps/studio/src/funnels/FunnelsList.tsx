@@ -85,8 +85,12 @@ function FunnelCard({ funnel, canEdit }: { funnel: Funnel; canEdit: boolean }) {
         <Badge>{LANGUAGE_NAMES[funnel.language]}</Badge>
       </div>
       <p className={styles.stats}>
-        <span>{t('pageCount', { count: funnel.pageCount })}</span>
-        <span>{t('leadCount', { count: funnel.leadCount })}</span>
+        <span>
+          {funnel.pageCount === 1 ? t('pageCountOne') : t('pageCount', { count: funnel.pageCount })}
+        </span>
+        <span>
+          {funnel.leadCount === 1 ? t('leadCountOne') : t('leadCount', { count: funnel.leadCount })}
+        </span>
       </p>
       <p className={styles.pageMeta}>{t('updated', { date: formatDate(funnel.updatedAt) })}</p>
       <div className={styles.cardLinks}>
