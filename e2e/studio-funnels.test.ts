@@ -60,7 +60,7 @@ describe('Studio: funnels and pages in Chromium', () => {
       await page.getByLabel('Minutes', { exact: true }).fill('1');
       await page.getByLabel('Seconds', { exact: true }).fill('30');
       await page.getByRole('button', { name: 'Save page' }).click();
-      await page.getByText('Page saved.').waitFor();
+      await page.getByText('Page saved.', { exact: true }).waitFor();
 
       // What the server stored, through the owner API.
       const funnels = (await (
@@ -128,7 +128,7 @@ describe('Studio: funnels and pages in Chromium', () => {
       expect(await seriousViolations(page)).toEqual([]);
       await screenshot(page, 'studio-funnel-settings-1280');
       await page.getByRole('button', { name: 'Save changes' }).click();
-      await page.getByText('Settings saved.').waitFor();
+      await page.getByText('Settings saved.', { exact: true }).waitFor();
       // The token is never shown again: only that one is set.
       await expect.poll(() => page.getByText('Set', { exact: true }).isVisible()).toBe(true);
       expect(await page.getByLabel('New access token').inputValue()).toBe('');
@@ -167,6 +167,58 @@ describe('Studio: funnels and pages in Chromium', () => {
         .click();
       await page.getByRole('form', { name: 'Funnel settings' }).waitFor();
       await screenshot(page, 'studio-funnel-settings-390');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('duplicates and deletes a page, and renames, duplicates and deletes a funnel', async () => {
+    const { context, page } = await signIn(browser, running);
+    try {
+      const cards = page.getByRole('list', { name: 'Your funnels' }).getByRole('listitem');
+      const card = cards.filter({ hasText: 'WhatsApp landing' }).first();
+      await card.getByRole('link', { name: 'Pages', exact: true }).click();
+      const items = page.getByRole('list', { name: 'Pages' }).getByRole('listitem');
+      await expect.poll(() => items.count()).toBe(1);
+      await page.getByRole('button', { name: /^Duplicate / }).click();
+      await page.getByText('Page duplicated.', { exact: true }).waitFor();
+      await expect.poll(() => items.count()).toBe(2);
+      await page
+        .getByRole('button', { name: /^Delete / })
+        .nth(1)
+        .click();
+      const confirmPage = page.getByRole('alertdialog');
+      await confirmPage.getByRole('button', { name: 'Delete' }).click();
+      await expect.poll(() => items.count()).toBe(1);
+
+      await page.getByRole('link', { name: /All funnels/ }).click();
+      await card.getByRole('button', { name: 'Rename' }).click();
+      const rename = page.getByRole('dialog', { name: /^Rename/ });
+      await rename.getByLabel('Name').fill('WhatsApp landing (May)');
+      await rename.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Funnel renamed.', { exact: true }).waitFor();
+      const renamed = cards.filter({
+        has: page.getByRole('heading', { name: 'WhatsApp landing (May)', exact: true }),
+      });
+      await renamed.getByRole('button', { name: 'Duplicate' }).click();
+      const duplicate = page.getByRole('dialog', { name: /^Duplicate/ });
+      expect(await duplicate.getByLabel('Name').inputValue()).toBe('WhatsApp landing (May) (copy)');
+      await duplicate.getByRole('button', { name: 'Duplicate' }).click();
+      await page.getByText('Funnel duplicated.', { exact: true }).waitFor();
+      const copy = cards.filter({ hasText: 'WhatsApp landing (May) (copy)' });
+      await expect.poll(() => copy.textContent()).toContain('1 page');
+      // The copy has no leads: its deletion says so; the original's says how many it loses.
+      await renamed.getByRole('button', { name: 'Delete' }).click();
+      const confirm = page.getByRole('alertdialog', { name: /^Delete/ });
+      await confirm.getByText(/its pages \(1\), its leads \(2\) and every recorded event/).waitFor();
+      await confirm.getByRole('button', { name: 'Cancel' }).click();
+      await copy.getByRole('button', { name: 'Delete' }).click();
+      await page
+        .getByRole('alertdialog', { name: /^Delete/ })
+        .getByRole('button', { name: 'Delete' })
+        .click();
+      await page.getByText('Funnel deleted.', { exact: true }).waitFor();
+      await expect.poll(() => copy.count()).toBe(0);
     } finally {
       await context.close();
     }

@@ -72,7 +72,12 @@ export async function request<T>(
   try {
     const response = await (options.fetch ?? fetch)(`${options.baseUrl ?? ''}${path}`, {
       method,
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...options.headers },
+      // No content type without a body: the server refuses an empty JSON body (a DELETE, say).
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        accept: 'application/json',
+        ...options.headers,
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: controller.signal,
       ...(options.keepalive ? { keepalive: true } : {}),

@@ -30,7 +30,7 @@ export const funnelsMessages = defineMessages({
     duplicated: 'Embudo duplicado.',
     deleteTitle: '¿Eliminar «{name}»?',
     deleteText:
-      'Se eliminarán sus {pages} páginas, sus {leads} leads y todos los eventos registrados de esos leads. Los enlaces de los leads dejarán de funcionar. No se puede deshacer.',
+      'Se eliminarán sus páginas ({pages}), sus leads ({leads}) y todos los eventos registrados de esos leads. Los enlaces de los leads dejarán de funcionar. No se puede deshacer.',
     deleted: 'Embudo eliminado.',
     createTitle: 'Nuevo embudo',
     createDescription: 'Empieza con un embudo vacío o con las páginas de una plantilla.',
@@ -81,7 +81,7 @@ export const funnelsMessages = defineMessages({
     duplicated: 'Funil duplicado.',
     deleteTitle: 'Excluir «{name}»?',
     deleteText:
-      'Serão excluídas suas {pages} páginas, seus {leads} leads e todos os eventos registrados desses leads. Os links dos leads deixarão de funcionar. Não é possível desfazer.',
+      'Serão excluídos suas páginas ({pages}), seus leads ({leads}) e todos os eventos registrados desses leads. Os links dos leads deixarão de funcionar. Não é possível desfazer.',
     deleted: 'Funil excluído.',
     createTitle: 'Novo funil',
     createDescription: 'Comece com um funil vazio ou com as páginas de um modelo.',
@@ -132,7 +132,7 @@ export const funnelsMessages = defineMessages({
     duplicated: 'Funnel duplicated.',
     deleteTitle: 'Delete “{name}”?',
     deleteText:
-      'This deletes its {pages} pages, its {leads} leads and every recorded event of those leads. The leads’ links stop working. This cannot be undone.',
+      'This deletes its pages ({pages}), its leads ({leads}) and every recorded event of those leads. The leads’ links stop working. This cannot be undone.',
     deleted: 'Funnel deleted.',
     createTitle: 'New funnel',
     createDescription: 'Start with an empty funnel or with the pages of a template.',
