@@ -55,6 +55,9 @@ describe('Studio: funnels and pages in Chromium', () => {
         .click();
       await page.getByLabel('Headline', { exact: true }).waitFor();
       expect(await seriousViolations(page)).toEqual([]);
+      // The page form by its own address (and without the creation's notice over it).
+      await page.reload();
+      await page.getByLabel('Headline', { exact: true }).waitFor();
       await screenshot(page, 'studio-page-form-1280');
       await page.getByLabel('Headline', { exact: true }).fill('Only today: the launch class');
       await page.getByLabel('Minutes', { exact: true }).fill('1');

@@ -114,7 +114,7 @@ describe('Studio: leads in Chromium', () => {
       ]);
       expect(await dialog.getByRole('button', { name: /^Import \d+ leads$/ }).isDisabled()).toBe(true);
       expect(await seriousViolations(page)).toEqual([]);
-      await screenshot(page, 'studio-leads-import-1280');
+      await screenshot(page, 'studio-leads-import-1280', false);
       expect(await leadCount()).toBe(before);
 
       await dialog.getByLabel('CSV file').setInputFiles({

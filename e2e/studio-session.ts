@@ -70,11 +70,22 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     );
 }
 
-/** Screenshots for docs/screenshots, when STUDIO_SCREENSHOTS=1 (they are committed, not made by every run). */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Screenshots for docs/screenshots, when STUDIO_SCREENSHOTS=1 (they are committed, not made by every
+ * run). A whole screen is taken with the window as tall as the screen, so that the shell's sidebar
+ * (as tall as the window) runs down the whole picture; nothing has focus, at the top.
+ */
+export async function screenshot(page: Page, name: string, whole = true): Promise<void> {
   if (process.env.STUDIO_SCREENSHOTS !== '1') return;
-  await page.screenshot({
-    path: fileURLToPath(new URL(`../docs/screenshots/${name}.png`, import.meta.url)),
-    fullPage: true,
-  });
+  const viewport = page.viewportSize() ?? { width: 1280, height: 900 };
+  if (whole) {
+    await page.evaluate(() => {
+      if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+      window.scrollTo(0, 0);
+    });
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width: viewport.width, height: Math.max(height, viewport.height) });
+  }
+  await page.screenshot({ path: fileURLToPath(new URL(`../docs/screenshots/${name}.png`, import.meta.url)) });
+  if (whole) await page.setViewportSize(viewport);
 }

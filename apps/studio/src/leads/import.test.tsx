@@ -184,7 +184,7 @@ describe('importing leads from a CSV', () => {
         ['438', 'phone', 'a phone number is digits, spaces, brackets and dashes'],
       ]);
     });
-    expect(dialog().textContent).toContain('nothing will be imported');
+    expect(dialog().textContent).toContain('Problems found: 2. Nothing will be imported');
     const importButton = [...dialog().querySelectorAll('button')].find((b) =>
       b.textContent.startsWith('Import '),
     );
