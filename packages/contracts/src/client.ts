@@ -72,12 +72,7 @@ export async function request<T>(
   try {
     const response = await (options.fetch ?? fetch)(`${options.baseUrl ?? ''}${path}`, {
       method,
-      // No content type without a body: the server refuses an empty JSON body (a DELETE, say).
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        accept: 'application/json',
-        ...options.headers,
-      },
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...options.headers },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: controller.signal,
       ...(options.keepalive ? { keepalive: true } : {}),

@@ -28,11 +28,13 @@ describe('reading a leads CSV', () => {
         '"Dora, the second",dora@example.com,+55 11 99999-0000',
       ].join('\n'),
     );
-    expect(parsed.issues).toEqual([
-      { row: 3, field: 'name', message: expect.any(String) },
-      { row: 4, field: 'email', message: expect.any(String) },
-      { row: 4, field: 'phone', message: 'a phone number is digits, spaces, brackets and dashes' },
+    expect(parsed.issues.map(({ row, field }) => [row, field])).toEqual([
+      [3, 'name'],
+      [4, 'email'],
+      [4, 'phone'],
     ]);
+    expect(parsed.issues[2]?.message).toBe('a phone number is digits, spaces, brackets and dashes');
+    expect(parsed.issues.every((issue) => issue.message.length > 0)).toBe(true);
     // The blank line is skipped, but still counts as a row of the file.
     expect(parsed.rows).toEqual([2, 6]);
     expect(parsed.leads.map((lead) => lead.name)).toEqual(['Ana', 'Dora, the second']);
@@ -48,7 +50,7 @@ describe('reading a leads CSV', () => {
     for (let i = 1; i <= 1000; i += 1) lines.push(`Lead ${i},lead${i}@example.com,`);
     lines[500] = 'Lead 500,lead500-at-example.com,';
     const parsed = parseLeadsCsv(lines.join('\r\n'));
-    expect(parsed.issues).toEqual([{ row: 501, field: 'email', message: expect.any(String) }]);
+    expect(parsed.issues.map(({ row, field }) => [row, field])).toEqual([[501, 'email']]);
     expect(parsed.leads).toHaveLength(999);
   });
 });

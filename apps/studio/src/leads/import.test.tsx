@@ -69,7 +69,7 @@ function serve(importAnswer: (leads: { name: string }[]) => Response) {
       if (path === `/api/owner/funnels/${FUNNEL_ID}/leads` && method === 'GET')
         return Promise.resolve(json({ items: [], nextCursor: null }));
       if (path === `/api/owner/funnels/${FUNNEL_ID}/leads/import` && method === 'POST') {
-        const body = JSON.parse(String(init.body)) as (typeof imports)[number];
+        const body = JSON.parse(typeof init.body === 'string' ? init.body : '') as (typeof imports)[number];
         imports.push(body);
         return Promise.resolve(importAnswer(body.leads));
       }
