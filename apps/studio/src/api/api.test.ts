@@ -6,7 +6,7 @@ import { api, ApiError, fieldOf } from './api';
 function answer(status: number, body: unknown, contentType = 'application/json') {
   const fetch = vi.fn(() =>
     Promise.resolve(
-      new Response(typeof body === 'string' ? body : JSON.stringify(body), {
+      new Response(status === 204 ? null : typeof body === 'string' ? body : JSON.stringify(body), {
         status,
         headers: { 'content-type': contentType },
       }),
@@ -104,6 +104,20 @@ describe('api()', () => {
     const error = await failureOf(api(ROUTE_PATHS.auth.session, {}));
     expect(error.status).toBe(0);
     expect(error.kind).toBe('network');
+  });
+});
+
+describe('a call without a body', () => {
+  it('says no content type (the server refuses an empty body said to be JSON); a call with one does', async () => {
+    const fetch = answer(204, '');
+    await api(ROUTE_PATHS.auth.signOut, {});
+    await api(ROUTE_PATHS.domains.remove, { params: { id: 'a' } });
+    await api(ROUTE_PATHS.apiKeys.create, { body: { label: 'Zapier' } });
+    const contentTypes = fetch.mock.calls.map((call) => {
+      const init = (call as unknown as [string, RequestInit])[1];
+      return new Headers(init.headers).get('content-type');
+    });
+    expect(contentTypes).toEqual([null, null, 'application/json']);
   });
 });
 

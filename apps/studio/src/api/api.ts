@@ -96,9 +96,12 @@ export async function toApiError(response: Response): Promise<ApiError> {
 
 /** The fetch the Studio calls with: same origin (the session cookie goes along), failures typed. */
 export async function studioFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  // A call without a body says no content type: the server refuses an empty body said to be JSON.
+  const headers = new Headers(init?.headers);
+  if (init?.body === undefined || init.body === null) headers.delete('content-type');
   let response: Response;
   try {
-    response = await fetch(input, { ...init, credentials: 'same-origin' });
+    response = await fetch(input, { ...init, headers, credentials: 'same-origin' });
   } catch (error) {
     if (init?.signal?.aborted) throw error;
     throw new ApiError({ status: 0, code: 'NETWORK', message: 'The server could not be reached' });

@@ -1,101 +1,26 @@
 // @vitest-environment happy-dom
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { App } from './App';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  alertText,
+  page,
+  click,
+  closePage,
+  errorOf,
+  fieldLabelled,
+  json,
+  open,
+  sent,
+  serve,
+  type,
+  unauthorized,
+} from './test-page';
 
 /**
- * The Studio in a browser-like page, the whole app (router, queries, forms, messages); only the
- * network is a stand-in that answers as the server does.
+ * Forms of the Studio in a browser-like page, the whole app; only the network is a stand-in that
+ * answers as the server does.
  */
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-type Handler = (method: string, path: string, body: unknown) => Response | Promise<Response> | undefined;
-
-function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
-
-const unauthorized = () => json({ statusCode: 401, code: 'UNAUTHORIZED', message: 'Sign in' }, 401);
-const sent: { method: string; path: string; body: unknown }[] = [];
-
-function serve(handler: Handler) {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-      const path = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
-      const method = init.method ?? 'GET';
-      const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-      sent.push({ method, path, body });
-      const answer = await handler(method, path, body);
-      if (!answer) throw new Error(`no answer for ${method} ${path}`);
-      return answer;
-    }),
-  );
-}
-
-let container: HTMLElement;
-let root: Root;
-
-async function open(path: string, languages: readonly string[] = ['es-ES']) {
-  Object.defineProperty(navigator, 'languages', { value: languages, configurable: true });
-  window.history.replaceState(null, '', path);
-  container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
-  await act(async () => {
-    root.render(<App />);
-    await Promise.resolve();
-  });
-}
-
-function fieldLabelled(text: string): HTMLInputElement {
-  const label = [...container.querySelectorAll('label')].find((l) => l.textContent.startsWith(text));
-  const input = label ? document.getElementById(label.htmlFor) : null;
-  if (!(input instanceof HTMLInputElement)) throw new Error(`no field labelled ${text}`);
-  return input;
-}
-
-async function type(input: HTMLInputElement, value: string) {
-  // As the browser sets it (React's own value tracker would drop a plain `input.value =`).
-  const descriptor = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value');
-  await act(async () => {
-    descriptor?.set?.call(input, value);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-    await Promise.resolve();
-  });
-}
-
-async function click(text: string) {
-  const button = [...container.querySelectorAll('button')].find((b) => b.textContent === text);
-  if (!button) throw new Error(`no button ${text}`);
-  await act(async () => {
-    button.click();
-    await Promise.resolve();
-  });
-}
-
-/** The message under a field, as a screen reader reaches it (aria-describedby). */
-function errorOf(input: HTMLInputElement): string | null {
-  const ids = (input.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
-  const error = ids.map((id) => document.getElementById(id)).find((el) => el?.id.endsWith('-error'));
-  return input.getAttribute('aria-invalid') === 'true' ? (error?.textContent ?? null) : null;
-}
-
-const alertText = () => container.querySelector('[role="alert"]')?.textContent ?? null;
-
-beforeEach(() => {
-  sent.length = 0;
-});
-
-afterEach(() => {
-  act(() => {
-    root.unmount();
-  });
-  container.remove();
-  vi.unstubAllGlobals();
-});
+afterEach(closePage);
 
 async function fillSetup() {
   await vi.waitFor(() => fieldLabelled('Tu nombre'));
@@ -193,7 +118,7 @@ describe('the language', () => {
     serve((_method, path) => (path === '/api/auth/session' ? unauthorized() : undefined));
     await open('/studio/sign-in', ['pt-BR', 'en']);
     await vi.waitFor(() => {
-      expect(container.querySelector('h1')?.textContent).toBe('Entrar');
+      expect(page().querySelector('h1')?.textContent).toBe('Entrar');
     });
     expect(document.documentElement.lang).toBe('pt');
   });

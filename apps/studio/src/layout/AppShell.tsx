@@ -87,16 +87,15 @@ function AccountSwitcher({ session }: { session: StudioSession }) {
   );
   if (session.memberships.length < 2)
     return (
-      <div className={[styles.menuTrigger, styles.accountTrigger].join(' ')} aria-label={t('account')}>
+      <div className={[styles.menuTrigger, styles.accountTrigger].join(' ')}>
+        <span className="visually-hidden">{t('account')}: </span>
         {label}
       </div>
     );
   return (
     <Menu.Root modal={false}>
-      <Menu.Trigger
-        className={[styles.menuTrigger, styles.accountTrigger].join(' ')}
-        aria-label={`${t('switchAccount')}: ${current?.account.name ?? ''}`}
-      >
+      <Menu.Trigger className={[styles.menuTrigger, styles.accountTrigger].join(' ')}>
+        <span className="visually-hidden">{t('switchAccount')}: </span>
         {label}
         <ChevronIcon className={styles.chevron} />
       </Menu.Trigger>
@@ -151,7 +150,8 @@ function UserMenu({ session, onNavigate }: { session: StudioSession; onNavigate?
   });
   return (
     <Menu.Root modal={false}>
-      <Menu.Trigger className={styles.menuTrigger} aria-label={`${t('userMenu')}: ${session.user.name}`}>
+      <Menu.Trigger className={styles.menuTrigger}>
+        <span className="visually-hidden">{t('userMenu')}: </span>
         <span className={styles.avatar} aria-hidden="true">
           {initials(session.user.name)}
         </span>

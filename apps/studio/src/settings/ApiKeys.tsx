@@ -72,7 +72,7 @@ export function ApiKeysScreen() {
                   <div className={list.listActions}>
                     <ConfirmDialog
                       trigger={
-                        <Button variant="ghost" aria-label={`${t('revoke')}: ${key.label}`}>
+                        <Button variant="secondary" size="small" aria-label={`${t('revoke')}: ${key.label}`}>
                           {t('revoke')}
                         </Button>
                       }

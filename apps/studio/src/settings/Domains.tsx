@@ -27,13 +27,13 @@ export function DomainsScreen() {
     <Stack>
       <OwnerOnlyNote />
       <p className={formStyles.notice}>{t('verificationLater')}</p>
-      {isOwner ? <AddDomain /> : null}
       <Card
         title={t('domainsTitle')}
         description={t('domainsDescription')}
         labelledBy="settings-domains"
         flush
       >
+        {isOwner ? <AddDomain /> : null}
         {domains.isPending ? (
           <LoadingState />
         ) : domains.isError ? (
@@ -54,7 +54,11 @@ export function DomainsScreen() {
                   <div className={list.listActions}>
                     <ConfirmDialog
                       trigger={
-                        <Button variant="ghost" aria-label={`${t('remove')}: ${domain.host}`}>
+                        <Button
+                          variant="secondary"
+                          size="small"
+                          aria-label={`${t('remove')}: ${domain.host}`}
+                        >
                           {t('remove')}
                         </Button>
                       }
@@ -101,6 +105,7 @@ function AddDomain() {
   } = form;
   return (
     <form
+      className={styles.addRow}
       noValidate
       onSubmit={(event) =>
         void form.handleSubmit((values) => {
@@ -109,27 +114,17 @@ function AddDomain() {
         })(event)
       }
     >
-      <Card
-        title={t('addDomain')}
-        labelledBy="settings-add-domain"
-        footer={
-          <Button type="submit" variant="primary" busy={add.isPending}>
-            {t('addDomain')}
-          </Button>
-        }
-      >
-        <div className={formStyles.form}>
-          <Field label={t('host')} hint={t('hostHint')} error={errors.host}>
-            <Input
-              autoCapitalize="none"
-              spellCheck={false}
-              placeholder="ofertas.acme.com"
-              {...register('host')}
-            />
-          </Field>
-          <FormAlert error={failure} />
-        </div>
-      </Card>
+      <Field label={t('host')} hint={t('hostHint')} error={errors.host}>
+        <Input autoCapitalize="none" spellCheck={false} {...register('host')} />
+      </Field>
+      <div className={styles.addButton}>
+        <Button type="submit" variant="primary" busy={add.isPending}>
+          {t('addDomain')}
+        </Button>
+      </div>
+      <div className={styles.addAlert}>
+        <FormAlert error={failure} />
+      </div>
     </form>
   );
 }

@@ -145,7 +145,7 @@ function MemberRow({ member }: { member: Member }) {
             </Select>
             <ConfirmDialog
               trigger={
-                <Button variant="ghost" aria-label={`${t('remove')}: ${member.name}`}>
+                <Button variant="secondary" size="small" aria-label={`${t('remove')}: ${member.name}`}>
                   {t('remove')}
                 </Button>
               }
@@ -213,7 +213,7 @@ function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (op
     >
       {created ? (
         <>
-          <CopyField label={t('linkCreated')} value={created.url} />
+          <CopyField label={t('link')} value={created.url} />
           <DialogActions>
             <Button
               variant="primary"
@@ -310,7 +310,11 @@ function PendingInvitations() {
               <div className={list.listActions}>
                 <ConfirmDialog
                   trigger={
-                    <Button variant="ghost" aria-label={`${t('revoke')}: ${invitation.email ?? t('anyone')}`}>
+                    <Button
+                      variant="secondary"
+                      size="small"
+                      aria-label={`${t('revoke')}: ${invitation.email ?? t('anyone')}`}
+                    >
                       {t('revoke')}
                     </Button>
                   }

@@ -3,6 +3,7 @@ import {
   cloneElement,
   useCallback,
   useId,
+  useMemo,
   useState,
   type InputHTMLAttributes,
   type ReactElement,
@@ -13,6 +14,8 @@ import {
 import {
   useForm,
   type FieldError,
+  type FieldErrors,
+  type Resolver,
   type FieldValues,
   type Path,
   type UseFormProps,
@@ -62,7 +65,7 @@ export function Field({ label, hint, error, optional, children, addon }: FieldPr
     <div className={styles.field}>
       <label className={styles.label} htmlFor={id}>
         {label}
-        {optional ? <span className={styles.optional}>{optional}</span> : null}
+        {optional ? <span className={styles.optional}> {optional}</span> : null}
       </label>
       {addon ? (
         <div className={styles.copy}>
@@ -115,26 +118,52 @@ export function FormAlert({ error }: { error: unknown }) {
   );
 }
 
-/** zod's issues in the Studio's language (a schema's own message, where it has one, still wins). */
-export function useZodErrorMap(): z.core.$ZodErrorMap {
+/**
+ * zod's issues in the Studio's language. A schema's own message (a pattern's or a refinement's, in
+ * English for API clients) wins over a parse's messages in zod, so the form puts a sentence of its
+ * own for that kind of issue in its place.
+ */
+function useLocalizedIssues(): {
+  error: z.core.$ZodErrorMap;
+  relocalize: (errors: FieldErrors) => FieldErrors;
+} {
   const t = useMessages(uiMessages);
-  return useCallback<z.core.$ZodErrorMap>(
-    (issue) => {
+  return useMemo(() => {
+    const produced = new Set<string>();
+    const say = (message: string) => {
+      produced.add(message);
+      return message;
+    };
+    const error: z.core.$ZodErrorMap = (issue) => {
       if (issue.code === 'too_small')
-        return issue.origin === 'string' && Number(issue.minimum) <= 1
-          ? t('required')
-          : t('tooShort', { min: Number(issue.minimum) });
-      if (issue.code === 'too_big') return t('tooLong', { max: Number(issue.maximum) });
+        return say(
+          issue.origin === 'string' && Number(issue.minimum) <= 1
+            ? t('required')
+            : t('tooShort', { min: Number(issue.minimum) }),
+        );
+      if (issue.code === 'too_big') return say(t('tooLong', { max: Number(issue.maximum) }));
       if (issue.code === 'invalid_format')
-        return issue.format === 'email' ? t('invalidEmail') : t('invalidFormat');
+        return say(issue.format === 'email' ? t('invalidEmail') : t('invalidFormat'));
       if (issue.code === 'invalid_type')
-        return issue.input === undefined || issue.input === '' ? t('required') : t('invalid');
+        return say(issue.input === undefined || issue.input === '' ? t('required') : t('invalid'));
       // A union of "" or a value: an empty text where a value is needed, else a value of the wrong form.
-      if (issue.code === 'invalid_union') return issue.input === '' ? t('required') : t('invalidFormat');
-      return t('invalid');
-    },
-    [t],
-  );
+      if (issue.code === 'invalid_union') return say(issue.input === '' ? t('required') : t('invalidFormat'));
+      return say(t('invalid'));
+    };
+    const fallback = (type: string) =>
+      type === 'invalid_format' ? t('invalidFormat') : type === 'too_small' ? t('tooShortAny') : t('invalid');
+    const relocalize = (errors: FieldErrors): FieldErrors => {
+      const visit = (node: unknown): unknown => {
+        if (node === null || typeof node !== 'object') return node;
+        const record = node as Record<string, unknown>;
+        if (typeof record.type === 'string' && typeof record.message === 'string')
+          return produced.has(record.message) ? record : { ...record, message: fallback(record.type) };
+        return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, visit(value)]));
+      };
+      return visit(errors) as FieldErrors;
+    };
+    return { error, relocalize };
+  }, [t]);
 }
 
 /**
@@ -145,12 +174,16 @@ export function useContractForm<Input extends FieldValues, Output extends FieldV
   schema: z.ZodType<Output, Input>,
   options: Omit<UseFormProps<Input, unknown, Output>, 'resolver'> = {},
 ): UseFormReturn<Input, unknown, Output> {
-  const error = useZodErrorMap();
-  return useForm<Input, unknown, Output>({
-    mode: 'onTouched',
-    ...options,
-    resolver: zodResolver(schema, { error }),
-  });
+  const { error, relocalize } = useLocalizedIssues();
+  const resolver = useMemo<Resolver<Input, unknown, Output>>(() => {
+    const check = zodResolver(schema, { error });
+    return async (values, context, resolverOptions) => {
+      const result = await check(values, context, resolverOptions);
+      if (Object.keys(result.errors).length === 0) return result;
+      return { values: {}, errors: relocalize(result.errors) as FieldErrors<Input> };
+    };
+  }, [schema, error, relocalize]);
+  return useForm<Input, unknown, Output>({ mode: 'onTouched', ...options, resolver });
 }
 
 function fieldNames(values: unknown, prefix = ''): string[] {
