@@ -158,6 +158,11 @@ describe('Studio: funnels and pages in Chromium', () => {
       await expect.poll(() => items.nth(1).getByRole('link').first().textContent()).toBe(firstTitle);
       await page.getByRole('status').filter({ hasText: 'is now page 2' }).waitFor({ state: 'attached' });
       expect(await seriousViolations(page)).toEqual([]);
+      // And back by dragging it with the mouse; the server keeps the order.
+      await items.nth(1).dragTo(items.nth(0));
+      await expect.poll(() => items.nth(0).getByRole('link').first().textContent()).toBe(firstTitle);
+      await page.reload();
+      await expect.poll(() => items.nth(0).getByRole('link').first().textContent()).toBe(firstTitle);
       await page
         .getByRole('link', { name: /^Edit / })
         .first()
@@ -183,6 +188,20 @@ describe('Studio: funnels and pages in Chromium', () => {
       await card.getByRole('link', { name: 'Pages', exact: true }).click();
       const items = page.getByRole('list', { name: 'Pages' }).getByRole('listitem');
       await expect.poll(() => items.count()).toBe(1);
+      // Preview: a link made now, opened in a new tab without an opener.
+      const [preview] = await Promise.all([
+        context.waitForEvent('page'),
+        page.getByRole('button', { name: /^Preview / }).click(),
+      ]);
+      const shown = await page.getByRole('link', { name: 'Open preview' }).getAttribute('href');
+      expect(shown).toBeTruthy();
+      await preview.waitForLoadState();
+      expect(preview.url()).toBe(shown);
+      expect(await preview.evaluate(() => window.opener)).toBeNull();
+      expect(await page.getByRole('link', { name: 'Open preview' }).getAttribute('rel')).toContain(
+        'noopener',
+      );
+      await preview.close();
       await page.getByRole('button', { name: /^Duplicate / }).click();
       await page.getByText('Page duplicated.', { exact: true }).waitFor();
       await expect.poll(() => items.count()).toBe(2);
