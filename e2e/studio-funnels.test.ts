@@ -197,7 +197,7 @@ describe('Studio: funnels and pages in Chromium', () => {
       expect(shown).toBeTruthy();
       await preview.waitForLoadState();
       expect(preview.url()).toBe(shown);
-      expect(await preview.evaluate(() => window.opener)).toBeNull();
+      expect(await preview.evaluate(() => window.opener === null)).toBe(true);
       expect(await page.getByRole('link', { name: 'Open preview' }).getAttribute('rel')).toContain(
         'noopener',
       );

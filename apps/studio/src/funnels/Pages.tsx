@@ -8,6 +8,7 @@ import { useFormatDate, useMessages } from '../i18n/i18n';
 import { useCan } from '../session/session';
 import { Button, buttonClass } from '../ui/Button';
 import { ConfirmDialog } from '../ui/dialog';
+import { useFailureMessage } from '../ui/failure';
 import { FormAlert } from '../ui/form';
 import { EmptyState, ErrorState, LoadingState } from '../ui/states';
 import { Card, Stack } from '../ui/surface';
@@ -238,6 +239,7 @@ export function PagesScreen({ funnelId }: { funnelId: string }) {
 function PageActions({ funnelId, page, title }: { funnelId: string; page: Page; title: string }) {
   const t = useMessages(pagesMessages);
   const notify = useToast();
+  const failureMessage = useFailureMessage();
   const queryClient = useQueryClient();
   const duplicate = useMutation({
     mutationFn: () => api(ROUTE_PATHS.pages.duplicate, { params: { id: page.id } }),
@@ -246,7 +248,7 @@ function PageActions({ funnelId, page, title }: { funnelId: string; page: Page; 
       await queryClient.invalidateQueries({ queryKey: funnelKeys.one(funnelId) });
     },
     onError: (error) => {
-      notify(error instanceof Error ? error.message : String(error));
+      notify(failureMessage(error), 'error');
     },
   });
   return (
