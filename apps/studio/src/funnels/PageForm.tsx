@@ -75,6 +75,7 @@ export function pageBodyOf(values: PageFormOutput): PageCreateInput {
 
 export function PageFormScreen({ funnelId, pageId }: { funnelId: string; pageId: string }) {
   const t = useMessages(pagesMessages);
+  const canEdit = useCan('editor');
   const page = useQuery(pageQuery(pageId));
   const pages = useQuery(pagesQuery(funnelId));
   const index = [...(pages.data ?? [])]
@@ -85,7 +86,7 @@ export function PageFormScreen({ funnelId, pageId }: { funnelId: string; pageId:
       <FunnelHeader
         funnelId={funnelId}
         description={t('formDescription')}
-        actions={<PreviewButton pageId={pageId} />}
+        actions={canEdit ? <PreviewButton pageId={pageId} /> : null}
       />
       <Link to="/funnels/$funnelId/pages" params={{ funnelId }} className={styles.back}>
         <span aria-hidden="true">←</span> {t('back')}

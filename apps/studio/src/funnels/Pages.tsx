@@ -211,7 +211,9 @@ export function PagesScreen({ funnelId }: { funnelId: string }) {
                           </Button>
                         </>
                       ) : null}
-                      <PreviewButton pageId={page.id} label={t('previewLabel', { title })} />
+                      {canEdit ? (
+                        <PreviewButton pageId={page.id} label={t('previewLabel', { title })} />
+                      ) : null}
                       <Link
                         to="/funnels/$funnelId/pages/$pageId"
                         params={{ funnelId, pageId: page.id }}
@@ -288,7 +290,7 @@ function PageActions({ funnelId, page, title }: { funnelId: string; page: Page; 
 }
 
 /**
- * Creates a preview link of the page and opens it in a new tab (no opener); the link also stays
+ * Creates a preview link of the page (an editor's act on the server, so shown to editors only) and opens it in a new tab (no opener); the link also stays
  * beside the button, for a browser that blocked the new tab.
  */
 export function PreviewButton({ pageId, label, text }: { pageId: string; label?: string; text?: string }) {
