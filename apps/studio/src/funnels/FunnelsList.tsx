@@ -303,15 +303,15 @@ function CreateFunnelDialog({
     formState: { errors },
   } = form;
   const start = watch('start');
-  const pagesOf = (id: FunnelTemplateId) =>
-    templates.data?.find((template) => template.id === id)?.pageCount ?? '…';
+  /** "· 3 pages" once the templates are known. */
+  const pagesOf = (id: FunnelTemplateId) => {
+    const count = templates.data?.find((template) => template.id === id)?.pageCount;
+    if (count === undefined) return '';
+    return ` · ${count === 1 ? t('pageCountOne') : t('pageCount', { count })}`;
+  };
   const choices = [
-    { value: 'vsl-launch', title: t('fromVsl'), text: t('fromVslText', { pages: pagesOf('vsl-launch') }) },
-    {
-      value: 'whatsapp-landing',
-      title: t('fromWpp'),
-      text: t('fromWppText', { pages: pagesOf('whatsapp-landing') }),
-    },
+    { value: 'vsl-launch', title: t('fromVsl'), text: t('fromVslText') + pagesOf('vsl-launch') },
+    { value: 'whatsapp-landing', title: t('fromWpp'), text: t('fromWppText') + pagesOf('whatsapp-landing') },
     { value: 'empty', title: t('fromEmpty'), text: t('fromEmptyText') },
   ] as const;
   return (
