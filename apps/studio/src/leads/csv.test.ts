@@ -1,7 +1,7 @@
 import { MAX_LEADS_PER_IMPORT, type LeadCreated } from '@embudo/contracts';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { chunk, linksCsv, parseLeadsCsv, rowIssuesOf } from './csv';
+import { chunk, linksCsv, MAX_BATCH_BYTES, parseLeadsCsv, rowIssuesOf } from './csv';
 
 describe('reading a leads CSV', () => {
   it('reads name, email and phone in any order and case, empty cells as none', () => {
@@ -60,6 +60,15 @@ describe('sending and reporting an import', () => {
     const leads = Array.from({ length: MAX_LEADS_PER_IMPORT * 2 + 1 }, (_, i) => i);
     expect(chunk(leads).map((part) => part.length)).toEqual([MAX_LEADS_PER_IMPORT, MAX_LEADS_PER_IMPORT, 1]);
     expect(chunk([])).toEqual([]);
+  });
+
+  it('cuts long leads into smaller calls, so that no call passes the server’s body limit', () => {
+    const lead = { name: 'N'.repeat(120), email: `${'e'.repeat(240)}@example.com`, phone: null };
+    const batches = chunk(Array.from({ length: 5000 }, () => lead));
+    expect(batches.length).toBeGreaterThan(1);
+    expect(batches.flat()).toHaveLength(5000);
+    for (const batch of batches)
+      expect(JSON.stringify({ leads: batch }).length).toBeLessThanOrEqual(MAX_BATCH_BYTES + 20);
   });
 
   it('turns the server’s leads.<i>.<field> issues into rows of the file', () => {

@@ -66,10 +66,36 @@ export function parseLeadsCsv(text: string): ParsedLeads {
   return { leads, rows, issues, fileError: null };
 }
 
-/** The leads in calls of at most MAX_LEADS_PER_IMPORT each (the server refuses more in one). */
-export function chunk<T>(items: readonly T[], size = MAX_LEADS_PER_IMPORT): T[][] {
+/**
+ * The server's default request body limit is 1 MiB (BODY_LIMIT_BYTES): a batch stays well under it
+ * whatever the length of the names and e-mails.
+ */
+export const MAX_BATCH_BYTES = 768 * 1024;
+
+/**
+ * The leads in calls of at most MAX_LEADS_PER_IMPORT each (the server refuses more in one) and at most
+ * MAX_BATCH_BYTES of JSON.
+ */
+export function chunk<T>(
+  items: readonly T[],
+  size = MAX_LEADS_PER_IMPORT,
+  maxBytes = MAX_BATCH_BYTES,
+): T[][] {
   const chunks: T[][] = [];
-  for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
+  let current: T[] = [];
+  let bytes = 0;
+  const encoder = new TextEncoder();
+  for (const item of items) {
+    const itemBytes = encoder.encode(JSON.stringify(item)).length + 1;
+    if (current.length > 0 && (current.length >= size || bytes + itemBytes > maxBytes)) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(item);
+    bytes += itemBytes;
+  }
+  if (current.length > 0) chunks.push(current);
   return chunks;
 }
 
