@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../apps/server/test/server';
+import { newPerson } from '../apps/server/test/studio';
 import { launchChromium } from './chromium';
 
 /**
@@ -177,6 +178,38 @@ describe('the Studio in Chromium', () => {
     await page.reload();
     await expect.poll(() => page.getByText(OWNER.email).first().isVisible()).toBe(true);
     expect(await page.getByText('bruno@acme.example').count()).toBe(0);
+  });
+
+  it('a member of another account joins with their own user, then switches between the two accounts', async () => {
+    const { account: other } = await server.services.accounts.create({ slug: 'beta', name: 'Beta Courses' });
+    const carla = await newPerson(server.services, other, 'owner');
+    await page.goto(`${server.url}/studio/settings/members`);
+    await page.getByRole('button', { name: 'Invite' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Create link' }).click();
+    const link = page.getByRole('dialog').getByLabel('Link to share');
+    await expect.poll(() => link.inputValue()).toContain('/studio/invite/');
+    const url = await link.inputValue();
+    await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+
+    const context = await browser.newContext({ locale: 'en-US' });
+    const other_ = await context.newPage();
+    watch(other_);
+    await other_.goto(`${server.url}/studio/sign-in`);
+    await other_.getByLabel('E-mail').fill(carla.email);
+    await other_.getByLabel('Password').fill(carla.password);
+    await other_.getByRole('button', { name: 'Sign in' }).click();
+    await other_.waitForURL(/\/studio\/funnels$/);
+    await other_.goto(url);
+    await other_.getByRole('button', { name: /^Join as / }).click();
+    await other_.waitForURL(/\/studio\/funnels$/);
+    // Joined and now working in Acme; the switcher offers both accounts.
+    await other_.getByRole('button', { name: /Switch account: Acme Launches/ }).click();
+    expect(await seriousViolations(other_)).toEqual([]);
+    await other_.getByRole('menuitemradio', { name: /Beta Courses/ }).click();
+    await expect.poll(() => other_.getByText("You're now working in Beta Courses.").isVisible()).toBe(true);
+    await other_.goto(`${server.url}/studio/settings/account`);
+    await expect.poll(() => other_.getByLabel('Account name').inputValue()).toBe('Beta Courses');
+    await context.close();
   });
 
   it('domains: added, refused when malformed, removed with a confirmation', async () => {

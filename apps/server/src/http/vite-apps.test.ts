@@ -71,6 +71,14 @@ describe('loadViteApp', () => {
     expect(web.name).toBe('web');
     if (web.entryScript) expect(web.entryScript).toMatch(/^\/static\/assets\/entry-client-[\w-]+\.js$/);
   });
+
+  it('lists the Studio under /static/studio/, in its own workspace package (decision 0023)', () => {
+    expect(VITE_APPS.studio.urlPrefix).toBe('/static/studio/');
+    expect(viteAppDistDir('studio')).toMatch(/apps[\\/]studio[\\/]dist$/);
+    const studio = loadViteApp('studio');
+    if (studio.entryScript)
+      expect(studio.entryScript).toMatch(/^\/static\/studio\/assets\/entry-client-[\w-]+\.js$/);
+  });
 });
 
 describe('renderDocument', () => {

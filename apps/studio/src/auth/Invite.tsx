@@ -65,7 +65,7 @@ function InviteCard({
   });
   const { failure, fail, clear } = useSubmitFailure(form);
   const accept = useMutation({
-    mutationFn: (body: NewMember | null) =>
+    mutationFn: (body: NewMember | undefined) =>
       api(ROUTE_PATHS.auth.acceptInvitation, { params: { token }, body }),
     onSuccess: async (next) => {
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'auth' });
@@ -94,7 +94,8 @@ function InviteCard({
           busy={accept.isPending}
           onClick={() => {
             clear();
-            accept.mutate(null);
+            // A signed-in user joins with their own user: no body.
+            accept.mutate(undefined);
           }}
         >
           {t('acceptAs', { name: session.user.name })}

@@ -13,7 +13,7 @@ import { useId, useState } from 'react';
 import { z } from 'zod';
 import { api } from '../api/api';
 import { useFormatDate, useMessages } from '../i18n/i18n';
-import { useCan, useSession } from '../session/session';
+import { SESSION_KEY, useCan, useSession } from '../session/session';
 import { Button } from '../ui/Button';
 import { CopyField } from '../ui/CopyField';
 import { ConfirmDialog, Dialog, DialogActions } from '../ui/dialog';
@@ -107,6 +107,8 @@ function MemberRow({ member }: { member: Member }) {
         list?.map((m) => (m.userId === updated.userId ? updated : m)),
       );
       notify(t('roleChanged', { name: updated.name, role: roleName(updated.role) }));
+      // One's own role: what the Studio shows and offers follows it.
+      if (updated.userId === session.user.id) void queryClient.invalidateQueries({ queryKey: SESSION_KEY });
     },
     onError: (error) => {
       notify(failure(error), 'error');

@@ -37,7 +37,7 @@ export function CopyField({ label, value, hint }: { label: string; value: string
             event.currentTarget.select();
           }}
         />
-        <Button variant="primary" onClick={() => void copy()} aria-live="polite">
+        <Button onClick={() => void copy()} aria-live="polite">
           {copied ? t('copied') : t('copy')}
         </Button>
       </div>
