@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createRoute, createRouter, redirect } from '@tanstack/react-router';
 import { authRoutes } from '../auth/routes';
 import { funnelsRoutes } from '../funnels/routes';
+import { leadsRoutes } from '../leads/routes';
 import { profileRoute } from '../profile/routes';
 import { appRoute, publicRoute, rootRoute } from '../routing/routes';
 import { settingsRoutes } from '../settings/routes';
@@ -21,7 +22,7 @@ const homeRoute = createRoute({
  */
 export const routeTree = rootRoute.addChildren([
   publicRoute.addChildren([...authRoutes]),
-  appRoute.addChildren([homeRoute, ...funnelsRoutes, settingsRoutes, profileRoute]),
+  appRoute.addChildren([homeRoute, ...funnelsRoutes, ...leadsRoutes, settingsRoutes, profileRoute]),
 ]);
 
 export function createStudioRouter(queryClient: QueryClient) {

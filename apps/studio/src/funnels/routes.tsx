@@ -1,22 +1,9 @@
-import { createRoute } from '@tanstack/react-router';
-import { useMessages } from '../i18n/i18n';
+import { createRoute, redirect } from '@tanstack/react-router';
 import { appRoute } from '../routing/routes';
-import { EmptyState } from '../ui/states';
-import { Card, PageHeader } from '../ui/surface';
-import { funnelsMessages } from './messages';
-
-/** A placeholder until the funnels screens are built (issue 18). */
-function FunnelsScreen() {
-  const t = useMessages(funnelsMessages);
-  return (
-    <>
-      <PageHeader title={t('title')} description={t('description')} />
-      <Card>
-        <EmptyState title={t('emptyTitle')} text={t('emptyText')} />
-      </Card>
-    </>
-  );
-}
+import { FunnelSettingsScreen } from './FunnelSettings';
+import { FunnelsScreen } from './FunnelsList';
+import { PageFormScreen } from './PageForm';
+import { PagesScreen } from './Pages';
 
 export const funnelsRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -24,4 +11,46 @@ export const funnelsRoute = createRoute({
   component: FunnelsScreen,
 });
 
-export const funnelsRoutes = [funnelsRoute] as const;
+/** A funnel's own address opens its pages. */
+const funnelRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'funnels/$funnelId',
+  beforeLoad: ({ params }) => {
+    throw redirect({ to: '/funnels/$funnelId/pages', params, replace: true });
+  },
+});
+
+const funnelSettingsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'funnels/$funnelId/settings',
+  component: function FunnelSettingsRoute() {
+    const { funnelId } = funnelSettingsRoute.useParams();
+    return <FunnelSettingsScreen key={funnelId} funnelId={funnelId} />;
+  },
+});
+
+const pagesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'funnels/$funnelId/pages',
+  component: function PagesRoute() {
+    const { funnelId } = pagesRoute.useParams();
+    return <PagesScreen key={funnelId} funnelId={funnelId} />;
+  },
+});
+
+const pageFormRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'funnels/$funnelId/pages/$pageId',
+  component: function PageFormRoute() {
+    const { funnelId, pageId } = pageFormRoute.useParams();
+    return <PageFormScreen key={pageId} funnelId={funnelId} pageId={pageId} />;
+  },
+});
+
+export const funnelsRoutes = [
+  funnelsRoute,
+  funnelRoute,
+  funnelSettingsRoute,
+  pagesRoute,
+  pageFormRoute,
+] as const;
