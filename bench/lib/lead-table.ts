@@ -148,7 +148,7 @@ function insertRows(
        deadline_at, deadline_exception_on, created_at, last_ip, last_ip_at)
      values (?, ?, ?, ?, ?, ?, null, ?, null, null, ?, null, null)`,
   );
-  const term = sqlite.prepare('insert into lead_search_terms (funnel_id, term, lead_id) values (?, ?, ?)');
+  const term = sqlite.prepare('insert into lead_search_terms (funnel_id, term, lead_id, created_at) values (?, ?, ?, ?)');
   // One lead a millisecond, in the past: creation order is the order of the numbers.
   const start = Date.now() - count;
   const batch = sqlite.transaction((from: number, to: number) => {
@@ -167,7 +167,7 @@ function insertRows(
         pageIds[i % pageIds.length],
         createdAt,
       );
-      for (const t of searchTerms({ name, email, phone: null })) term.run(funnelId, t, id);
+      for (const t of searchTerms({ name, email, phone: null })) term.run(funnelId, t, id, createdAt);
     }
   });
   for (let i = 0; i < count; i += 50_000) batch(i, Math.min(count, i + 50_000));

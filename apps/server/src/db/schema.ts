@@ -65,7 +65,7 @@ export interface Database {
     lastIpAt: number | null;
   };
   /** The words each lead is found by (migration 0009, decision 22). */
-  leadSearchTerms: { funnelId: string; term: string; leadId: string };
+  leadSearchTerms: { funnelId: string; term: string; leadId: string; createdAt: number };
   leadPageProgress: {
     leadId: string;
     pageId: string;

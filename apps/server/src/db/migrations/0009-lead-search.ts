@@ -5,8 +5,9 @@ import type { Dialect } from '../dialect';
 /**
  * The Studio's leads table and API keys (issue 18, decision 22):
  *
- * - `lead_search_terms`: the words each lead is found by, searched by prefix over the index
- *   (funnel_id, term, lead_id); on PostgreSQL the term compares byte by byte (collation "C") as it
+ * - `lead_search_terms`: the words each lead is found by, with the lead's creation time, searched by
+ *   prefix over the index (funnel_id, term, created_at, lead_id), which alone answers a search's page
+ *   of lead ids in creation order; on PostgreSQL the term compares byte by byte (collation "C") as it
  *   does on SQLite, so a prefix is the same range on both. Filled here for the leads already stored.
  * - leads by current page in creation order, for the filtered table (funnel_id, current_page_id,
  *   created_at, id); the unfiltered one has leads_funnel_created since 0001.
@@ -22,11 +23,12 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('funnel_id', 'text', (c) => c.notNull().references('funnels.id').onDelete('cascade'))
     .addColumn('term', dialect === 'postgres' ? sql`text collate "C"` : 'text', (c) => c.notNull())
     .addColumn('lead_id', 'text', (c) => c.notNull().references('leads.id').onDelete('cascade'))
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex('lead_search_terms_term')
     .on('lead_search_terms')
-    .columns(['funnel_id', 'term', 'lead_id'])
+    .columns(['funnel_id', 'term', 'created_at', 'lead_id'])
     .execute();
   await db.schema.createIndex('lead_search_terms_lead').on('lead_search_terms').column('lead_id').execute();
 
@@ -47,21 +49,31 @@ const CHUNK = 500;
 async function backfillTerms(db: Kysely<unknown>): Promise<void> {
   let after = '';
   for (;;) {
+    // Names without underscores: the same keys with or without the camel-case plugin.
     const { rows } = await sql<{
       id: string;
-      funnel_id: string;
+      funnel: string;
       name: string;
       email: string | null;
       phone: string | null;
-    }>`select id, funnel_id, name, email, phone from leads where id > ${after} order by id limit ${CHUNK}`.execute(
-      db,
-    );
+      created: number | string;
+    }>`select id, funnel_id as funnel, name, email, phone, created_at as created from leads
+       where id > ${after} order by id limit ${CHUNK}`.execute(db);
     const terms = rows.flatMap((lead) =>
-      searchTerms(lead).map((term) => ({ funnel_id: lead.funnel_id, term, lead_id: lead.id })),
+      searchTerms(lead).map((term) => ({
+        funnel: lead.funnel,
+        term,
+        lead: lead.id,
+        created: Number(lead.created),
+      })),
     );
     for (let i = 0; i < terms.length; i += CHUNK) {
-      const values = terms.slice(i, i + CHUNK).map((t) => sql`(${t.funnel_id}, ${t.term}, ${t.lead_id})`);
-      await sql`insert into lead_search_terms (funnel_id, term, lead_id) values ${sql.join(values)}`.execute(db);
+      const values = terms
+        .slice(i, i + CHUNK)
+        .map((t) => sql`(${t.funnel}, ${t.term}, ${t.lead}, ${t.created})`);
+      await sql`insert into lead_search_terms (funnel_id, term, lead_id, created_at) values ${sql.join(values)}`.execute(
+        db,
+      );
     }
     const last = rows.at(-1);
     if (!last || rows.length < CHUNK) return;
