@@ -157,12 +157,13 @@ const LABELS: Record<Kind, string> = {
 
 /** Row 7 from the measurement, or the same lines unmeasured. */
 export function leadsTableRows(
+  database: 'SQLite' | 'PostgreSQL',
   result: LeadsTableResult | { error: unknown },
   leads: { base: number; grown: number },
   settings: { connections: number; seconds: number; rounds: number },
   notes: string[],
 ): Row[] {
-  const grown = `${count(leads.grown)} leads`;
+  const grown = `${count(leads.grown)} leads, ${database}`;
   const base = `${count(leads.base)} leads`;
   if ('error' in result) {
     return BUDGETED.flatMap((kind) => [
