@@ -43,7 +43,11 @@ export function searchTerms(lead: { name: string; email: string | null; phone: s
  */
 export function searchPrefixes(search: string): string[] {
   const prefixes = new Set<string>();
-  const lowered = search.trim().toLowerCase().normalize('NFD').replace(/\p{M}+/gu, '');
+  const lowered = search
+    .trim()
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '');
   if (lowered.includes('@')) prefixes.add(cut(lowered));
   const words = normaliseText(search)
     .split(/[\s@._+-]+/)
@@ -64,10 +68,12 @@ export function searchPrefixes(search: string): string[] {
  * `term >= prefix and term < upperBound(prefix)` is exactly "starts with".
  */
 export function upperBound(prefix: string): string {
-  const points = [...prefix];
-  const last = points.pop();
-  if (last === undefined) return '\u{10FFFF}';
-  const next = (last.codePointAt(0) ?? 0) + 1;
+  if (prefix === '') return '\u{10FFFF}';
+  // The last code point starts one unit earlier when it is a surrogate pair.
+  const lastUnit = prefix.charCodeAt(prefix.length - 1);
+  const start =
+    lastUnit >= 0xdc00 && lastUnit <= 0xdfff && prefix.length >= 2 ? prefix.length - 2 : prefix.length - 1;
+  const next = (prefix.codePointAt(start) ?? 0) + 1;
   // Past the surrogates: a code point, never half of one.
-  return points.join('') + String.fromCodePoint(next === 0xd800 ? 0xe000 : next);
+  return prefix.slice(0, start) + String.fromCodePoint(next === 0xd800 ? 0xe000 : next);
 }

@@ -38,7 +38,7 @@ export function createFunnelRepo(db: Db) {
     withPageCount().select((eb) =>
       eb
         .selectFrom('leads')
-        .select((l) => l.fn.countAll<number>().as('n'))
+        .select((l) => l.fn.countAll<number | string>().as('n'))
         .whereRef('leads.funnelId', '=', 'funnels.id')
         .as('leadCount'),
     );

@@ -76,7 +76,9 @@ function decodeCursor(cursor: string, list: string): LeadKey {
     throw invalidCursor('not a cursor this API gave out');
   }
   if (of !== list) {
-    throw invalidCursor('this cursor belongs to another order, search or page filter: start again without it');
+    throw invalidCursor(
+      'this cursor belongs to another order, search or page filter: start again without it',
+    );
   }
   return { createdAt, id };
 }
