@@ -197,7 +197,8 @@ export function leadsTableRows(
               ]
             : kind === 'common'
               ? [
-                  'a common first name: one lead in 40 (no budget: its cost grows with the leads found, decision 22)',
+                  `a common first name: one lead in 40, ${COMMON_CONNECTIONS} connections, one run after the others ` +
+                    '(no budget: its cost grows with the leads found, decision 22)',
                 ]
               : [],
       }),
