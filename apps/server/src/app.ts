@@ -18,6 +18,8 @@ import { rejectUnstorableInput } from './http/input-guard';
 import { REDACTED_PATHS, redactUrl } from './http/redact';
 import { accountRoutes } from './modules/accounts/account.routes';
 import { ownerAuthHook, ownerRateLimit } from './modules/auth/owner-auth';
+import { memberRoutes } from './modules/members/member.routes';
+import { studioAuthRoutes } from './modules/studio-sessions/studio-auth.routes';
 import { domainRoutes, tlsAskRoute } from './modules/domains/domain.routes';
 import { faviconRoutes } from './modules/favicon/favicon.routes';
 import { funnelRoutes } from './modules/funnels/funnel.routes';
@@ -46,6 +48,8 @@ export interface AppOptions {
   database: DatabaseHandle;
   /** Where log lines go; default stdout. Tests pass a stream to read them. */
   logStream?: NodeJS.WritableStream;
+  /** The clock of Studio sessions; tests move it to see sessions expire. */
+  now?: () => number;
 }
 
 export interface App {
@@ -53,7 +57,7 @@ export interface App {
   services: Services;
 }
 
-export async function buildApp({ config, database, logStream }: AppOptions): Promise<App> {
+export async function buildApp({ config, database, logStream, now }: AppOptions): Promise<App> {
   const server = Fastify({
     logger: {
       level: config.logLevel,
@@ -79,7 +83,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
-  const services = await createServices(database, config, server.log);
+  const services = await createServices(database, { ...config, ...(now ? { now } : {}) }, server.log);
   server.setValidatorCompiler(validatorCompiler);
   server.setSerializerCompiler(serializerCompiler);
   installErrorHandling(server);
@@ -130,13 +134,21 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   await server.register(
     async (owner) => {
       owner.decorateRequest('ownerAccess', null);
-      owner.addHook('onRequest', ownerAuthHook(services.accounts));
+      owner.addHook(
+        'onRequest',
+        ownerAuthHook(services.accounts, {
+          sessions: services.sessions,
+          members: services.members,
+          studioOrigin: new URL(config.publicUrl).origin,
+        }),
+      );
       await registerRateLimit(owner, config, ownerRateLimit(config.ownerLimits.requestsPerMinute));
       owner.addHook('onRoute', (route) => {
         // Owner routes take no query parameters unless they say so: an unknown one is a 400.
         route.schema = { querystring: NoQuery, ...route.schema, security: [{ apiKey: [] }] };
       });
       await owner.register(accountRoutes, { accounts: services.accounts });
+      await owner.register(memberRoutes, { members: services.members });
       await owner.register(funnelRoutes, { funnels: services.funnels, templates: services.funnelTemplates });
       await owner.register(pageRoutes, { pages: services.pages });
       await owner.register(leadRoutes, { leads: services.leads });
@@ -145,6 +157,17 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     },
     // The owner routes' paths (the route table's) all start with /api/owner.
   );
+  // The Studio's sign-in, sessions and invitations (decision 21); paths under /api/auth.
+  await server.register(async (studio) => {
+    studio.addHook('onRoute', (route) => {
+      route.schema = { querystring: NoQuery, ...route.schema };
+    });
+    await studio.register(studioAuthRoutes, {
+      studioAuth: services.studioAuth,
+      sessions: services.sessions,
+      config,
+    });
+  });
   await server.register(async (visitor) => {
     await registerRateLimit(visitor, config, visitorRateLimit(config));
     await visitor.register(siteApiRoutes, { visitorPages: services.visitorPages });

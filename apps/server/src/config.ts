@@ -20,6 +20,8 @@ const count = (min: number, max: number, fallback: number) =>
  */
 export const DEFAULT_CONTENT_CACHE_BYTES = 32 * 1024 * 1024;
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 /**
  * Every setting, read from the environment once at start-up. A bad value stops the server with a
  * sentence naming the variable, never a stack trace.
@@ -92,6 +94,10 @@ const EnvSchema = z.object({
   MAX_FUNNEL_CONTENT_CHARS: count(1, 100_000_000, OWNER_LIMIT_DEFAULTS.funnelContentChars),
   OWNER_RATE_LIMIT_PER_MINUTE: count(0, 1_000_000, OWNER_LIMIT_DEFAULTS.requestsPerMinute),
   CONTENT_CACHE_BYTES: count(0, 4 * 1024 ** 3, DEFAULT_CONTENT_CACHE_BYTES),
+  SESSION_MAX_AGE_DAYS: count(1, 365, 30),
+  SESSION_IDLE_DAYS: count(1, 365, 7),
+  SIGN_IN_ATTEMPTS: count(0, 1_000_000, 10),
+  SIGN_IN_WINDOW_MINUTES: count(1, 24 * 60, 15),
   LEGAL_CONTACT_EMAIL: z
     .string()
     .trim()
@@ -143,6 +149,21 @@ export interface Config {
   ownerLimits: OwnerLimits;
   /** The byte budget of page resolution's caches (an estimate of what they hold); 0 keeps nothing. */
   contentCacheBytes: number;
+  /** The Studio's sessions and sign-in (decision 21). */
+  studio: StudioSettings;
+}
+
+export interface StudioSettings {
+  /** A session ends this long after sign-in, however busy (SESSION_MAX_AGE_DAYS, default 30). */
+  sessionMaxAgeMs: number;
+  /** …or this long after its last request (SESSION_IDLE_DAYS, default 7). */
+  sessionIdleMs: number;
+  /**
+   * Sign-in attempts per client address and, separately, per e-mail address, in each window
+   * (SIGN_IN_ATTEMPTS, default 10, 0 turns the limit off; SIGN_IN_WINDOW_MINUTES, default 15).
+   */
+  signInAttempts: number;
+  signInWindowMs: number;
 }
 
 export interface OwnerLimits {
@@ -210,5 +231,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestsPerMinute: e.OWNER_RATE_LIMIT_PER_MINUTE,
     },
     contentCacheBytes: e.CONTENT_CACHE_BYTES,
+    studio: {
+      sessionMaxAgeMs: e.SESSION_MAX_AGE_DAYS * DAY_MS,
+      sessionIdleMs: e.SESSION_IDLE_DAYS * DAY_MS,
+      signInAttempts: e.SIGN_IN_ATTEMPTS,
+      signInWindowMs: e.SIGN_IN_WINDOW_MINUTES * 60_000,
+    },
   };
 }

@@ -99,6 +99,27 @@ describe('npm start (the real process)', () => {
     expect(server.stdout()).not.toContain(apiKey);
   });
 
+  it("prints the Studio's address and the demo owner's sign-in, which signs in; no log line holds them", async () => {
+    const studio = /Studio: (\S+)\n {2}e-mail: {3}(\S+)\n {2}password: (\S+)\n/.exec(server.stderr());
+    expect(studio?.[1]).toBe(`${base}/studio`);
+    expect(studio?.[2]).toBe('owner@demo.example.com');
+    const password = studio?.[3] ?? '';
+    expect(password).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const signedIn = await fetch(`${base}/api/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base },
+      body: JSON.stringify({ email: 'owner@demo.example.com', password }),
+    });
+    expect(signedIn.status).toBe(200);
+    const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const funnels = await fetch(`${base}/api/owner/funnels`, { headers: { cookie } });
+    expect(funnels.status).toBe(200);
+    expect(((await funnels.json()) as unknown[]).length).toBeGreaterThan(0);
+    await waitFor(() => server.stdout().includes('/api/auth/sign-in'), 'the sign-in log line');
+    expect(server.stdout()).not.toContain(password);
+    expect(server.stdout()).not.toContain(cookie.split('=')[1] ?? 'no cookie');
+  });
+
   it('on SIGTERM stops accepting, finishes the request in flight, and exits 0 with its write on disk', async () => {
     const apiKey = /API key: (emb_[A-Za-z0-9_-]+)/.exec(server.stderr())?.[1] ?? '';
     // A request whose body arrives in two parts, with SIGTERM between them.

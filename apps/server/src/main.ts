@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, loadEnvFileIfPresent } from './config';
 import { openDatabaseWithRetry } from './db/open-with-retry';
 import { formatDemoLinks } from './modules/demo/demo.format';
 import { seedDemo } from './modules/demo/demo.seed';
+import { formatDemoStudio, seedDemoOwner } from './modules/demo/demo-owner';
 
 /** `npm start`: configure, migrate, seed the demo into an empty embedded database, serve. */
 async function main(): Promise<void> {
@@ -22,6 +23,9 @@ async function main(): Promise<void> {
       database.dialect === 'sqlite' &&
       (accounts.length === 0 || accounts.some((a) => a.slug === 'demo')));
   const demo = seed ? await seedDemo(services, config.publicUrl) : undefined;
+  // The demo's Studio user, to sign in to the Studio with (issue 18).
+  const studio = demo ? await seedDemoOwner(services, demo.accountSlug) : undefined;
+  const firstRun = !demo && !(await services.users.anyUser());
 
   const jobs = startJobs(services, config, server.log);
   let closing = false;
@@ -68,10 +72,11 @@ async function main(): Promise<void> {
           '  address tell visitors to write to whoever sent them the link. Set it to your address.',
         ]),
     ...(demo
-      ? formatDemoLinks(demo)
+      ? [...formatDemoLinks(demo), ...(studio ? formatDemoStudio(studio) : [])]
       : accounts.length > 0
         ? []
         : ['  No accounts yet: npm run embudo -- account create --slug you --name "You"']),
+    ...(firstRun ? [`  Studio: ${services.links.studioUrl} (first run: create the first owner there)`] : []),
     '',
   ];
   process.stderr.write(`${lines.join('\n')}\n`);

@@ -1,7 +1,15 @@
 import { OWNER_LIMIT_DEFAULTS, UNKNOWN } from '@embudo/contracts';
 import type { DatabaseHandle } from './db';
 import { createGeoService, type GeoLogger } from './modules/geo/geo.service';
-import { DEFAULT_CONTENT_CACHE_BYTES, type Config } from './config';
+import { DEFAULT_CONTENT_CACHE_BYTES, type Config, type StudioSettings } from './config';
+import { createMemberRepo } from './modules/members/member.repo';
+import { createMemberService } from './modules/members/member.service';
+import { createSessionRepo } from './modules/studio-sessions/session.repo';
+import { createSessionService } from './modules/studio-sessions/session.service';
+import { createStudioAuthService } from './modules/studio-sessions/studio-auth.service';
+import type { PasswordHasher } from './modules/users/password';
+import { createUserRepo } from './modules/users/user.repo';
+import { createUserService } from './modules/users/user.service';
 import { createAccountRepo } from './modules/accounts/account.repo';
 import { createAccountService } from './modules/accounts/account.service';
 import { createDomainRepo } from './modules/domains/domain.repo';
@@ -32,13 +40,29 @@ import { createTrackingRepo } from './modules/tracking/tracking.repo';
 import { createTrackingService } from './modules/tracking/tracking.service';
 
 export type ServicesConfig = Pick<Config, 'publicUrl' | 'baseDomains'> &
-  Partial<Pick<Config, 'geoDatabase' | 'legalContactEmail' | 'ownerLimits' | 'contentCacheBytes'>>;
+  Partial<
+    Pick<Config, 'geoDatabase' | 'legalContactEmail' | 'ownerLimits' | 'contentCacheBytes' | 'studio'>
+  > & {
+    /** Tests count or replace password hashing (decision 21). */
+    passwords?: PasswordHasher;
+    /** Tests move the clock of sessions. */
+    now?: () => number;
+  };
+
+const STUDIO_DEFAULTS: StudioSettings = {
+  sessionMaxAgeMs: 30 * 24 * 60 * 60 * 1000,
+  sessionIdleMs: 7 * 24 * 60 * 60 * 1000,
+  signInAttempts: 10,
+  signInWindowMs: 15 * 60 * 1000,
+};
 
 /** Links as visitors and owners get them. */
 export function linksFor(publicUrl: string) {
   return {
     leadUrl: (slug: string, token: string) => `${publicUrl}/${slug}/${token}`,
     previewUrl: (slug: string, token: string) => `${publicUrl}/${slug}/preview?previewToken=${token}`,
+    invitationUrl: (token: string) => `${publicUrl}/studio/invite/${token}`,
+    studioUrl: `${publicUrl}/studio`,
   };
 }
 
@@ -58,6 +82,9 @@ export function createRepos(database: Pick<DatabaseHandle, 'db' | 'dialect'>) {
     tracking: createTrackingRepo(db),
     conversions: createConversionRepo(db),
     pixels: createPixelRepo(db, dialect),
+    users: createUserRepo(db),
+    members: createMemberRepo(db),
+    sessions: createSessionRepo(db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;
@@ -119,6 +146,32 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
   const conversions = createConversionService({ conversions: repos.conversions, progress, locate });
   const fomo = createFomoService({ funnels: repos.funnels, conversions: repos.conversions });
   const pixel = createPixelService({ pixels: repos.pixels, funnels: repos.funnels, leads: progress });
+  const studio = config.studio ?? STUDIO_DEFAULTS;
+  const clock = config.now ? { now: config.now } : {};
+  const users = createUserService({
+    users: repos.users,
+    ...(config.passwords ? { passwords: config.passwords } : {}),
+    ...clock,
+  });
+  const sessions = createSessionService({
+    sessions: repos.sessions,
+    maxAgeMs: studio.sessionMaxAgeMs,
+    idleMs: studio.sessionIdleMs,
+    ...clock,
+  });
+  const members = createMemberService({
+    members: repos.members,
+    endSessionsInAccount: sessions.endInAccount,
+    invitationUrl: links.invitationUrl,
+    ...clock,
+  });
+  const studioAuth = createStudioAuthService({
+    users,
+    sessions,
+    members,
+    accounts,
+    firstRun: users.firstRun,
+  });
   return {
     secret,
     links,
@@ -137,6 +190,10 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     fomo,
     geo,
     pixel,
+    users,
+    sessions,
+    members,
+    studioAuth,
     /** The pixel outbox's sender (architecture §5.10), for a serving process's background jobs. */
     pixelWorker: (options: Omit<PixelWorkerOptions, 'pixels' | 'funnels'>) =>
       createPixelWorker({ ...options, pixels: repos.pixels, funnels: repos.funnels }),

@@ -93,6 +93,10 @@ export const TABLES = [
   'actions',
   'conversions',
   'pixelOutbox',
+  'users',
+  'memberships',
+  'sessions',
+  'invitations',
 ] as const satisfies readonly (keyof Database)[];
 type Table = (typeof TABLES)[number];
 /** Fails to compile when a table is added to the schema but not to TABLES. */

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { TEST_DIALECTS } from '../../test/databases';
+import { openDatabase, type Db } from '../db';
+import { createServices, type Services } from '../services';
 
 const run = promisify(execFile);
 const CLI = join(import.meta.dirname, 'main.ts');
@@ -27,6 +29,8 @@ const DemoOutput = z.object({
       previewUrl: z.string(),
     }),
   ),
+  /** How to sign in to the Studio as the demo's owner (issue 18). */
+  studio: z.strictObject({ url: z.string(), email: z.string(), password: z.string().nullable() }),
 });
 
 describe.each(TEST_DIALECTS)('embudo CLI on %s', (dialect) => {
@@ -45,6 +49,31 @@ describe.each(TEST_DIALECTS)('embudo CLI on %s', (dialect) => {
       return { code: e.code, stdout: e.stdout, stderr: e.stderr };
     }
   };
+
+  /** Whether the password signs the user in, checked by the server's own services on the CLI's database. */
+  const withServices = async <T>(use: (services: Services, db: Db) => Promise<T>): Promise<T> => {
+    const database = openDatabase(databaseUrl);
+    try {
+      const services = await createServices(database, {
+        publicUrl: 'http://localhost:3000',
+        baseDomains: [],
+      });
+      return await use(services, database.db);
+    } finally {
+      await database.close();
+    }
+  };
+  const passwordWorks = (email: string, password: string) =>
+    withServices(async (services) => (await services.users.checkPassword(email, password)) !== undefined);
+  /** The user's sessions, after opening one first when asked. */
+  const sessionCount = (email: string, open: boolean) =>
+    withServices(async (services, db) => {
+      const found = await services.users.findByEmail(email);
+      if (!found) throw new Error(`no user ${email}`);
+      const membership = (await services.members.membershipsOf(found.id))[0];
+      if (open && membership) await services.sessions.start(found.id, membership.account.id);
+      return (await db.selectFrom('sessions').select('id').where('userId', '=', found.id).execute()).length;
+    });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'embudo-cli-'));
@@ -81,6 +110,12 @@ describe.each(TEST_DIALECTS)('embudo CLI on %s', (dialect) => {
     const demo = DemoOutput.parse(JSON.parse(first.stdout));
     expect(JSON.parse(second.stdout)).toEqual(JSON.parse(first.stdout));
     expect(demo.accountSlug).toBe('demo');
+    expect(demo.studio).toEqual({
+      url: 'http://localhost:3000/studio',
+      email: 'owner@demo.example.com',
+      password: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/) as string,
+    });
+    expect(await passwordWorks(demo.studio.email, demo.studio.password ?? '')).toBe(true);
     expect(demo.funnels.map((f) => f.pages.map((p) => p.buttonAction))).toEqual([
       ['NEXT-PAGE', 'NEXT-PAGE', 'OFFERT'],
       ['LPI-REDIRECT-WPP'],
@@ -103,6 +138,119 @@ describe.each(TEST_DIALECTS)('embudo CLI on %s', (dialect) => {
       'demo',
       'enigma',
     ]);
+  });
+
+  it('creates a user (printing a generated password once), adds them to an account, and resets the password', async () => {
+    const created = await embudo('user', 'create', '--email', 'Ana@Example.com', '--name', 'Ana', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    const first = z
+      .object({ user: z.object({ id: z.string(), email: z.string() }), password: z.string() })
+      .parse(JSON.parse(created.stdout));
+    expect(first.user.email).toBe('ana@example.com');
+    expect(first.password).toMatch(/^[A-Za-z0-9_-]{20}$/);
+    expect(await passwordWorks('ana@example.com', first.password)).toBe(true);
+
+    const twice = await embudo('user', 'create', '--email', 'ana@example.com', '--name', 'Ana');
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toContain('a user with the e-mail ana@example.com already exists');
+    const common = await embudo(
+      'user',
+      'create',
+      '--email',
+      'b@example.com',
+      '--name',
+      'B',
+      '--password',
+      'qwertyuiop',
+    );
+    expect(common.code).toBe(1);
+    expect(common.stderr).toContain('this password is too common');
+    const short = await embudo(
+      'user',
+      'create',
+      '--email',
+      'b@example.com',
+      '--name',
+      'B',
+      '--password',
+      'short',
+    );
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain('password: at least 10 characters');
+    const given = await embudo(
+      'user',
+      'create',
+      '--email',
+      'b@example.com',
+      '--name',
+      'B',
+      '--password',
+      'my own long passphrase',
+    );
+    expect(given.code, given.stderr).toBe(0);
+    expect(given.stdout).not.toContain('my own long passphrase');
+
+    const account = await embudo('account', 'create', '--slug', 'studio-co', '--name', 'Studio Co');
+    expect(account.code, account.stderr).toBe(0);
+    const added = await embudo(
+      'member',
+      'add',
+      '--email',
+      'ana@example.com',
+      '--account',
+      'studio-co',
+      '--role',
+      'editor',
+    );
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain("ana@example.com is now editor of 'studio-co'");
+    const again = await embudo(
+      'member',
+      'add',
+      '--email',
+      'ana@example.com',
+      '--account',
+      'studio-co',
+      '--role',
+      'owner',
+    );
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("already a member of 'studio-co' as editor");
+    const badRole = await embudo(
+      'member',
+      'add',
+      '--email',
+      'b@example.com',
+      '--account',
+      'studio-co',
+      '--role',
+      'admin',
+    );
+    expect(badRole.code).toBe(1);
+    expect(badRole.stderr).toContain('role:');
+    const nobody = await embudo(
+      'member',
+      'add',
+      '--email',
+      'nobody@example.com',
+      '--account',
+      'studio-co',
+      '--role',
+      'viewer',
+    );
+    expect(nobody.code).toBe(1);
+    expect(nobody.stderr).toContain('no user with the e-mail nobody@example.com');
+
+    const signedIn = await sessionCount('ana@example.com', true);
+    expect(signedIn).toBe(1);
+    const reset = await embudo('user', 'reset-password', '--email', 'ana@example.com', '--json');
+    expect(reset.code, reset.stderr).toBe(0);
+    const { password } = z.object({ password: z.string() }).parse(JSON.parse(reset.stdout));
+    expect(password).not.toBe(first.password);
+    expect(await passwordWorks('ana@example.com', first.password)).toBe(false);
+    expect(await passwordWorks('ana@example.com', password)).toBe(true);
+    // The reset ended the session opened before it.
+    expect(await sessionCount('ana@example.com', false)).toBe(0);
   });
 
   it('creates an account once, prints its key once, and refuses a taken slug', async () => {

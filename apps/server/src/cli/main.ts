@@ -1,17 +1,21 @@
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import {
   AccountCreate,
   FunnelCreate,
   LeadCreate,
+  NewPassword,
   PreviewCreate,
+  Role,
   type FunnelCreateInput,
 } from '@embudo/contracts';
 import { Command, InvalidArgumentError } from 'commander';
-import { ZodError } from 'zod';
+import { z, ZodError } from 'zod';
 import { ConfigError } from '../config';
 import { HttpError } from '../lib/http-errors';
 import { formatDemoLinks } from '../modules/demo/demo.format';
 import { seedDemo } from '../modules/demo/demo.seed';
+import { formatDemoStudio, seedDemoOwner } from '../modules/demo/demo-owner';
 import { accountBySlug, openCliContext, type CliContext } from './context';
 import { importInBatches, leadsToCsv, leadsToCsvLines, readLeadsCsv } from './csv-import';
 import { printable, printableJson } from './terminal-text';
@@ -86,6 +90,91 @@ account
           subscriptionStatus: r.subscriptionStatus,
         })),
         text: rows.map((r) => `${r.slug.padEnd(20)} ${r.name} (${r.subscriptionStatus})`),
+      };
+    }),
+  );
+
+/** A password for someone to change later: 120 random bits, URL-safe (20 characters). */
+const generatedPassword = () => randomBytes(15).toString('base64url');
+/** The password given, checked as the Studio checks a new one (length here, commonness by the service). */
+const givenPassword = (password: string) => z.object({ password: NewPassword }).parse({ password }).password;
+
+const user = program
+  .command('user')
+  .description("the Studio's users: people who sign in with e-mail and password");
+user
+  .command('create')
+  .description(
+    'create a user (no account yet: add them with `member add`); prints a generated password if none is given',
+  )
+  .requiredOption('--email <email>', 'their e-mail, which they sign in with')
+  .requiredOption('--name <name>', 'their name')
+  .option('--password <password>', 'at least 10 characters; generated and printed when left out')
+  .option('--json', 'print JSON')
+  .action(
+    run<JsonOption & { email: string; name: string; password?: string }>(async ({ services }, o) => {
+      const password = o.password === undefined ? generatedPassword() : givenPassword(o.password);
+      const created = await services.users.create({ email: o.email, name: o.name, password });
+      const shown = o.password === undefined ? { password } : {};
+      return {
+        json: { user: created, ...shown },
+        text: [
+          `user ${created.email} created`,
+          ...(o.password === undefined
+            ? [`password (shown once, to change in the Studio): ${password}`]
+            : []),
+        ],
+      };
+    }),
+  );
+user
+  .command('reset-password')
+  .description("set a user's password (generated and printed when none is given) and end all their sessions")
+  .requiredOption('--email <email>', 'the user')
+  .option('--password <password>', 'at least 10 characters; generated and printed when left out')
+  .option('--json', 'print JSON')
+  .action(
+    run<JsonOption & { email: string; password?: string }>(async ({ services }, o) => {
+      const found = await services.users.findByEmail(o.email);
+      if (!found) throw new HttpError(404, 'NOT_FOUND', `no user with the e-mail ${o.email}`);
+      const password = o.password === undefined ? generatedPassword() : givenPassword(o.password);
+      await services.users.setPassword(found.id, password);
+      await services.sessions.endAll(found.id);
+      return {
+        json: { user: found, ...(o.password === undefined ? { password } : {}) },
+        text: [
+          `password of ${found.email} reset; their sessions have ended`,
+          ...(o.password === undefined ? [`new password (shown once): ${password}`] : []),
+        ],
+      };
+    }),
+  );
+
+const member = program.command('member').description('who belongs to an account, with which role');
+member
+  .command('add')
+  .description('make a user a member of an account with a role: viewer, editor or owner')
+  .requiredOption('--email <email>', 'the user')
+  .requiredOption('--account <slug>', 'the account')
+  .requiredOption('--role <role>', 'viewer, editor or owner')
+  .option('--json', 'print JSON')
+  .action(
+    run<JsonOption & { email: string; account: string; role: string }>(async ({ services }, o) => {
+      const { role } = z.object({ role: Role }).parse({ role: o.role });
+      const found = await services.users.findByEmail(o.email);
+      if (!found) throw new HttpError(404, 'NOT_FOUND', `no user with the e-mail ${o.email}`);
+      const owner = await accountBySlug(services, o.account);
+      const existing = await services.members.membership(found.id, owner.id);
+      if (existing)
+        throw new HttpError(
+          409,
+          'CONFLICT',
+          `${found.email} is already a member of '${owner.slug}' as ${existing.role}; change roles in the Studio`,
+        );
+      await services.members.add(found.id, owner.id, role);
+      return {
+        json: { userId: found.id, email: found.email, account: owner.slug, role },
+        text: [`${found.email} is now ${role} of '${owner.slug}'`],
       };
     }),
   );
@@ -235,7 +324,11 @@ program
   .action(
     run<JsonOption>(async ({ services, config }) => {
       const demo = await seedDemo(services, config.publicUrl);
-      return { json: demo, text: formatDemoLinks(demo).slice(1) };
+      const studio = await seedDemoOwner(services, demo.accountSlug);
+      return {
+        json: { ...demo, studio },
+        text: [...formatDemoLinks(demo).slice(1), ...formatDemoStudio(studio)],
+      };
     }),
   );
 

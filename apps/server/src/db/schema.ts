@@ -154,4 +154,39 @@ export interface Database {
     lastError: string | null;
     createdAt: number;
   };
+  /** Studio users (migration 0008): e-mail is stored lower-case; the password as scrypt's hash. */
+  users: {
+    id: string;
+    email: string;
+    name: string;
+    passwordHash: string;
+    /** JSON: scrypt's N, r, p, keylen and salt (base64). */
+    passwordParams: string;
+    language: string | null;
+    createdAt: number;
+    updatedAt: number;
+  };
+  memberships: { userId: string; accountId: string; role: string; createdAt: number };
+  /** Studio sessions: only the token's SHA-256 is stored. */
+  sessions: {
+    id: string;
+    tokenHash: string;
+    userId: string;
+    currentAccountId: string;
+    createdAt: number;
+    lastSeenAt: number;
+    expiresAt: number;
+  };
+  invitations: {
+    id: string;
+    tokenHash: string;
+    accountId: string;
+    role: string;
+    email: string | null;
+    createdBy: string | null;
+    createdAt: number;
+    expiresAt: number;
+    acceptedAt: number | null;
+    revokedAt: number | null;
+  };
 }

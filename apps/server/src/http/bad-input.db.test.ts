@@ -453,6 +453,10 @@ const TABLES: Record<keyof Database, true> = {
   actions: true,
   conversions: true,
   pixelOutbox: true,
+  users: true,
+  memberships: true,
+  sessions: true,
+  invitations: true,
 };
 
 /** Every row of every table; an API key's last use is left out (it is written on authentication). */

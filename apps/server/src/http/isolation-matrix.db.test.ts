@@ -5,6 +5,7 @@ import {
   Domain,
   ErrorCode,
   Funnel,
+  InvitationCreated,
   LeadCreated,
   Page,
   PageSessionStarted,
@@ -133,7 +134,15 @@ interface Target {
   /** A's pages in a new order (the last one second: the first page, where leads start, stays), for a reorder. */
   pageOrder?: string[];
 }
-type Need = 'session' | 'spareFunnel' | 'sparePage' | 'spareDomain' | 'spareApiKey' | 'pageOrder';
+type Need =
+  | 'session'
+  | 'spareFunnel'
+  | 'sparePage'
+  | 'spareDomain'
+  | 'spareMember'
+  | 'spareInvitation'
+  | 'spareApiKey'
+  | 'pageOrder';
 
 const made = (value: string | undefined): string => {
   if (value === undefined) throw new Error('the route needs a target its `needs` did not make');
@@ -421,6 +430,22 @@ const ROUTES: RouteCase[] = [
   owner('GET', '/domains', { status: 200, shows: () => A_HOST, ownData: () => B_HOST }),
   owner('POST', '/domains', { body: () => ({ host: `caller-${++edits}.example.com` }), status: 201 }),
   owner('DELETE', '/domains/:id', { target: (_w, t) => made(t.spare), needs: 'spareDomain', status: 204 }),
+  // The Studio's members and invitations (issue 18): an account's own.
+  owner('GET', '/members', { status: 200 }),
+  owner('PATCH', '/members/:id', {
+    target: (_w, t) => made(t.spare),
+    needs: 'spareMember',
+    body: () => ({ role: 'viewer' }),
+    status: 200,
+  }),
+  owner('DELETE', '/members/:id', { target: (_w, t) => made(t.spare), needs: 'spareMember', status: 204 }),
+  owner('GET', '/invitations', { status: 200 }),
+  owner('POST', '/invitations', { body: () => ({ role: 'viewer' }), status: 201 }),
+  owner('DELETE', '/invitations/:id', {
+    target: (_w, t) => made(t.spare),
+    needs: 'spareInvitation',
+    status: 204,
+  }),
 
   // Page resolution (visitor-behaviour §7 Site, Landing data, Preview).
   ...twins('POST', '/funnel/site', 'visitor', (path) => ({
@@ -616,6 +641,29 @@ const ROUTES: RouteCase[] = [
       },
     ],
   },
+
+  // The Studio's sign-in (decision 21): a session cookie, never a key; a write without the Studio's
+  // Origin is refused before anything is read.
+  ...(
+    [
+      ['GET', '/api/auth/setup', '/api/auth/setup'],
+      ['POST', '/api/auth/setup', '/api/auth/setup'],
+      ['POST', '/api/auth/sign-in', '/api/auth/sign-in'],
+      ['POST', '/api/auth/sign-out', '/api/auth/sign-out'],
+      ['GET', '/api/auth/session', '/api/auth/session'],
+      ['PUT', '/api/auth/session/account', '/api/auth/session/account'],
+      ['PATCH', '/api/auth/profile', '/api/auth/profile'],
+      ['PUT', '/api/auth/password', '/api/auth/password'],
+      ['GET', '/api/auth/invitations/:token', '/api/auth/invitations/not-an-invitation-token-at-all'],
+      [
+        'POST',
+        '/api/auth/invitations/:token/accept',
+        '/api/auth/invitations/not-an-invitation-token-at-all/accept',
+      ],
+    ] as const
+  ).map(([method, route, path]) =>
+    open(method, route, 'a Studio session cookie (or none yet), never a key', () => ({ method, path })),
+  ),
 
   // Operator and static routes: no credential, no account data.
   open('GET', '/api/health', 'nothing: the load balancer’s probe', () => ({
@@ -857,6 +905,16 @@ function rowsOfAccount(db: Db, accountId: string): RowsOf {
         .selectAll()
         .where((eb) => eb.or([eb('accountId', '=', accountId), eb('funnelId', 'in', funnels)]))
         .execute(),
+    // The Studio's people (migration 0008): A's members, their sessions in A, A's invitations.
+    users: () =>
+      db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', 'in', db.selectFrom('memberships').select('userId').where('accountId', '=', accountId))
+        .execute(),
+    memberships: () => db.selectFrom('memberships').selectAll().where('accountId', '=', accountId).execute(),
+    sessions: () => db.selectFrom('sessions').selectAll().where('currentAccountId', '=', accountId).execute(),
+    invitations: () => db.selectFrom('invitations').selectAll().where('accountId', '=', accountId).execute(),
   };
 }
 
@@ -947,6 +1005,21 @@ describe.each(TEST_DIALECTS)('isolation matrix on %s', (dialect) => {
         break;
       case 'spareDomain':
         target.spare = (await created(Domain, a.key, '/domains', { host: `spare-${++edits}.${A_HOST}` })).id;
+        break;
+      case 'spareMember': {
+        const user = await server.services.users.create({
+          email: `spare-${++edits}@alpha-mail.example`,
+          name: 'Spare member',
+          password: 'a spare member passphrase',
+        });
+        await server.services.members.add(user.id, a.account.id, 'editor');
+        target.spare = user.id;
+        break;
+      }
+      case 'spareInvitation':
+        target.spare = (
+          await created(InvitationCreated, a.key, '/invitations', { role: 'viewer' })
+        ).invitation.id;
         break;
       case 'spareApiKey':
         target.spare = (await created(ApiKeyCreated, a.key, '/api-keys', { label: 'Spare key' })).apiKey.id;

@@ -1,9 +1,10 @@
 import { once } from 'node:events';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { ErrorCode, type ApiError } from '@embudo/contracts';
 import type { Config } from '../config';
+import { HttpError } from '../lib/http-errors';
 
 /** How long a request waits for Redis before it passes uncounted. */
 const REDIS_WAIT_MS = 1000;
@@ -77,4 +78,51 @@ async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
     );
   }
   return redis;
+}
+
+/** One limit on attempts (of signing in): at most `max` in `windowMs` per key, past it a 429. */
+export interface AttemptLimit {
+  /** Keeps its counters apart from the other limits' (in Redis too). */
+  name: string;
+  max: number;
+  windowMs: number;
+  /** What is counted (the client's address, an e-mail's hash); undefined counts nothing. */
+  keyOf: (request: FastifyRequest) => string | undefined;
+  refusal: (seconds: number) => string;
+}
+
+/**
+ * A preHandler (the body is parsed by then) that counts a request against each limit and answers 429
+ * with Retry-After past one: per client address and per e-mail on sign-in (decision 21). Counters are
+ * shared through Redis when REDIS_URL is set, like the other limits.
+ */
+export async function attemptLimiter(
+  app: FastifyInstance,
+  config: Pick<Config, 'redisUrl'>,
+  limits: AttemptLimit[],
+): Promise<(request: FastifyRequest, reply: FastifyReply) => Promise<void>> {
+  const redis = config.redisUrl ? await connectRedis(app, config.redisUrl) : undefined;
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: 'embudo-attempts-' } : {}),
+    skipOnError: true,
+  });
+  const counters = limits.map((limit) => ({
+    limit,
+    count: app.createRateLimit({
+      max: limit.max,
+      timeWindow: limit.windowMs,
+      keyGenerator: (request) => `${limit.name}:${limit.keyOf(request) ?? ''}`,
+    }),
+  }));
+  return async (request, reply) => {
+    for (const { limit, count } of counters) {
+      if (limit.max === 0 || limit.keyOf(request) === undefined) continue;
+      const result = await count(request);
+      if (result.isAllowed || !result.isExceeded) continue;
+      const seconds = Math.max(1, result.ttlInSeconds);
+      void reply.header('retry-after', String(seconds));
+      throw new HttpError(429, ErrorCode.rateLimited, limit.refusal(seconds));
+    }
+  };
 }

@@ -7,6 +7,7 @@ import * as resumePointTime from './0004-resume-point-time';
 import * as videoPositionsDouble from './0005-video-positions-double';
 import * as contentVersions from './0006-content-versions';
 import * as pixelEventsOfLeads from './0007-pixel-events-of-leads';
+import * as studioPeople from './0008-studio-people';
 import * as leadSearch from './0009-lead-search';
 
 /** Migrations in order. Each takes the dialect for the rare type that differs (architecture §5.11). */
@@ -19,6 +20,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0005-video-positions-double': { up: (db: Kysely<unknown>) => videoPositionsDouble.up(db, dialect) },
     '0006-content-versions': { up: (db: Kysely<unknown>) => contentVersions.up(db, dialect) },
     '0007-pixel-events-of-leads': { up: (db: Kysely<unknown>) => pixelEventsOfLeads.up(db) },
+    '0008-studio-people': { up: (db: Kysely<unknown>) => studioPeople.up(db) },
     '0009-lead-search': { up: (db: Kysely<unknown>) => leadSearch.up(db, dialect) },
   };
 }

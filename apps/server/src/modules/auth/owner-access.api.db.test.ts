@@ -56,7 +56,7 @@ describe.each(TEST_DIALECTS)('the owner API on %s', (dialect) => {
       const error = ApiError.strict().parse(refused.body);
       expect(error).toMatchObject({ statusCode: 429, code: ErrorCode.rateLimited });
       expect(error.message).toMatch(
-        /^too many requests with this API key: at most 5 a minute \(OWNER_RATE_LIMIT_PER_MINUTE\); try again in \d+ s$/,
+        /^too many requests with this API key or Studio session: at most 5 a minute \(OWNER_RATE_LIMIT_PER_MINUTE\); try again in \d+ s$/,
       );
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
