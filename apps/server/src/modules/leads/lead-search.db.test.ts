@@ -382,6 +382,35 @@ describe.each(TEST_DIALECTS)('lead search, paging, links and erasure on %s', (di
     expect(await names(owner, funnelId, { search: 'ana' })).toEqual([]);
   });
 
+  it('an erasure waits for the events already acknowledged, so none lands after it', async () => {
+    const { owner, funnelId } = await funnelOf();
+    const lead = (await t.services.leads.create(owner, funnelId, { name: 'Ana' })).lead;
+    const steps: string[] = [];
+    const repo = createLeadRepo(t.db);
+    const leads = createLeadService({
+      leads: {
+        ...repo,
+        delete: async (id) => {
+          steps.push('erase');
+          await repo.delete(id);
+        },
+      },
+      progress: t.services.progress,
+      funnels: t.services.funnels,
+      links: t.services.links,
+      // The writer's queue holds this lead's events until it drains.
+      events: {
+        drain: async () => {
+          steps.push('drain');
+          await eventsOf(lead, owner.id);
+        },
+      },
+    });
+    await leads.remove(owner, lead.id);
+    expect(steps).toEqual(['drain', 'erase']);
+    expect(await rowsNaming(lead.id)).toEqual({});
+  });
+
   it('another account cannot erase a lead: nothing is deleted', async () => {
     const { owner, funnelId } = await funnelOf();
     const stranger = await newAccount(t.services);
