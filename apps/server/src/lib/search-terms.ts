@@ -19,17 +19,23 @@ export function normaliseText(text: string): string {
 
 const cut = (term: string) => term.slice(0, TERM_CHARS);
 
+/** Words of a name that start a term of their own; later words are found inside the sixth's term. */
+const NAME_WORDS = 6;
+
+/** The most terms one lead has: one per name word kept, its e-mail and its phone. */
+export const MAX_TERMS_PER_LEAD = NAME_WORDS + 2;
+
 /**
  * A lead's terms: for its name, the name from each word on ("ana maria lopez", "maria lopez",
- * "lopez", so that a search finds the start of any word and may go on into the next); its e-mail,
- * lower-case; its phone's digits.
+ * "lopez", so that a search finds the start of any word and may go on into the next; the first six
+ * words each start one); its e-mail, lower-case; its phone's digits.
  */
 export function searchTerms(lead: { name: string; email: string | null; phone: string | null }): string[] {
   const terms = new Set<string>();
   const words = normaliseText(lead.name)
     .split(/[\s@._+-]+/)
     .filter((word) => word !== '');
-  for (let i = 0; i < words.length; i += 1) terms.add(cut(words.slice(i).join(' ')));
+  for (let i = 0; i < Math.min(words.length, NAME_WORDS); i += 1) terms.add(cut(words.slice(i).join(' ')));
   const email = lead.email?.trim().toLowerCase();
   if (email) terms.add(cut(email.normalize('NFD').replace(/\p{M}+/gu, '')));
   const digits = lead.phone?.replace(/\D+/g, '');

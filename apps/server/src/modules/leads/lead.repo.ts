@@ -8,7 +8,7 @@ import {
   type Transaction,
 } from 'kysely';
 import type { Database } from '../../db/schema';
-import { searchTerms, upperBound } from '../../lib/search-terms';
+import { MAX_TERMS_PER_LEAD, searchTerms, upperBound } from '../../lib/search-terms';
 
 export type LeadRow = Database['leads'];
 
@@ -74,8 +74,11 @@ const EVENT_TABLES = [
 export function createLeadRepo(db: Db) {
   /**
    * A search's page: its lead ids in creation order from the index of search terms alone (each term
-   * row carries its lead's creation time), then those leads by their keys. Its cost grows with the
-   * number of term rows the search matches (they are sorted), not with the funnel's leads.
+   * row carries its lead's creation time), then those leads by their keys. A lead has at most
+   * MAX_TERMS_PER_LEAD terms, so that many rows per lead asked for hold enough different leads; the
+   * database keeps only the first of them while it reads the search's term rows (a top-n sort, no
+   * DISTINCT over every match). Its cost grows with the term rows the search matches, not with the
+   * funnel's leads.
    */
   async function searchPage(
     funnelId: string,
@@ -88,7 +91,6 @@ export function createLeadRepo(db: Db) {
     let found = db
       .selectFrom('leadSearchTerms')
       .select(['leadId', 'createdAt'])
-      .distinct()
       .where('funnelId', '=', funnelId)
       .where(inRange);
     if (after) {
@@ -99,11 +101,13 @@ export function createLeadRepo(db: Db) {
         ]),
       );
     }
-    const ids = await found
+    const matched = await found
       .orderBy('createdAt', direction)
       .orderBy('leadId', direction)
-      .limit(limit)
+      .limit(limit * MAX_TERMS_PER_LEAD)
       .execute();
+    // A lead found by several of its terms comes once, at its place.
+    const ids = [...new Set(matched.map((r) => r.leadId))].slice(0, limit).map((leadId) => ({ leadId }));
     if (ids.length === 0) return [];
     const rows = await db
       .selectFrom('leads')
