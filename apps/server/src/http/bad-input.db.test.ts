@@ -471,6 +471,7 @@ const TABLES: Record<keyof Database, true> = {
   pages: true,
   contentVersions: true,
   leads: true,
+  funnelLeadCounts: true,
   leadSearchTerms: true,
   leadPageProgress: true,
   previewTokens: true,

@@ -104,6 +104,23 @@ describe.each(TEST_DIALECTS)('leads and keys stored before issue 18, migrated on
     expect(await found('lead 1202')).toEqual(['Lead 1202']);
   });
 
+  it("counts each funnel's leads stored before, and goes on counting", async () => {
+    const db = handle?.db ?? expect.unreachable('no database');
+    const count = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('funnelLeadCounts')
+            .select('leadCount')
+            .where('funnelId', '=', funnelId)
+            .executeTakeFirst()
+        )?.leadCount,
+      );
+    expect(await count()).toBe(LEADS);
+    await db.deleteFrom('leads').where('id', '=', leadId(0)).execute();
+    expect(await count()).toBe(LEADS - 1);
+  });
+
   it('shows a key made before as having no characters of its own', async () => {
     const db = handle?.db ?? expect.unreachable('no database');
     const key = await db.selectFrom('apiKeys').select(['label', 'prefix']).executeTakeFirst();
