@@ -170,10 +170,13 @@ export async function resolutionPhase(
 }
 
 /**
- * Row 7: two SQLite databases whose one funnel holds 1,000 and 1,000,000 leads (with their search
- * terms), each with its own server; the runs alternate between them.
+ * Row 7 on one database: two databases (SQLite files, or PostgreSQL schemas) whose one funnel holds
+ * 1,000 and 1,000,000 leads (with their search terms), each with its own server; the runs alternate
+ * between them.
  */
-export async function leadsTablePhase(
+async function leadsTableOn(
+  name: 'SQLite' | 'PostgreSQL',
+  url: string | undefined,
   settings: Settings,
   watch: MemoryWatch,
   details: Details,
@@ -185,21 +188,21 @@ export async function leadsTablePhase(
   try {
     const targets: TableTarget[] = [];
     for (const leads of [settings.baseLeads, settings.grownLeads]) {
-      const database = await prepareDatabase(undefined, false, 'bench-table');
+      const database = await prepareDatabase(url, false, 'bench_table');
       databases.push(database);
-      log(`row 7: ${count(leads)} leads and their search terms into one funnel of a new SQLite database`);
+      log(`row 7: ${count(leads)} leads and their search terms into one funnel, ${name}`);
       const started = Date.now();
       const table = await seedLeadTable(database.url, leads);
-      details[`seconds to seed a leads table of ${count(leads)}`] = (Date.now() - started) / 1000;
+      details[`seconds to seed a leads table of ${count(leads)} on ${name}`] = (Date.now() - started) / 1000;
       const server = await startServer(database.url, servers, {
         run: settings.server,
         env: { OWNER_RATE_LIMIT_PER_MINUTE: '0' },
       });
-      watching.push(watch.watch(`leads table, ${count(leads)} leads`, server.child.pid));
+      watching.push(watch.watch(`leads table, ${count(leads)} leads, ${name}`, server.child.pid));
       targets.push({ url: server.url, table });
     }
     const [base, grown] = targets as [TableTarget, TableTarget];
-    log('row 7: a page, a name search and a filtered page of leads against GET /api/health, in turn on both');
+    log(`row 7: a page, a name search and a filtered page of leads against GET /api/health, ${name}`);
     result = await measureLeadsTable(base, grown, {
       connections: settings.connections,
       seconds: settings.seconds,
@@ -214,13 +217,39 @@ export async function leadsTablePhase(
     await killAll(servers);
     for (const database of databases) await database.cleanup();
   }
-  details.leadsTable = errorsAsText(result);
+  details[`leadsTable${name}`] = errorsAsText(result);
   return leadsTableRows(
+    name,
     result,
     { base: settings.baseLeads, grown: settings.grownLeads },
     settings,
     quickNotes(settings).growth,
   );
+}
+
+/** Row 7 on SQLite, then on PostgreSQL when it can be reached. */
+export async function leadsTablePhase(
+  settings: Settings,
+  watch: MemoryWatch,
+  postgres: string,
+  details: Details,
+): Promise<Row[]> {
+  const rows = await leadsTableOn('SQLite', undefined, settings, watch, details);
+  const reachable = await canConnect(postgres);
+  if (reachable !== true) {
+    const reason = `PostgreSQL not reachable at ${safeUrl(postgres)} (${reachable}); pass --postgres URL`;
+    return [
+      ...rows,
+      ...leadsTableRows(
+        'PostgreSQL',
+        { error: reason },
+        { base: settings.baseLeads, grown: settings.grownLeads },
+        settings,
+        [],
+      ),
+    ];
+  }
+  return [...rows, ...(await leadsTableOn('PostgreSQL', postgres, settings, watch, details))];
 }
 
 /** Row 5 on one database: the rate, then the same load ended by a SIGKILL. */

@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     if (runs('pages')) rows.push(...(await pagesPhase(settings, details)));
     if (runs('resolution')) rows.push(...(await resolutionPhase(settings, watch, details)));
     if (runs('ingest')) rows.push(...(await ingestPhase(settings, watch, postgres, details)));
-    if (runs('leads-table')) rows.push(...(await leadsTablePhase(settings, watch, details)));
+    if (runs('leads-table')) rows.push(...(await leadsTablePhase(settings, watch, postgres, details)));
   } finally {
     watch.stopAll();
   }

@@ -110,7 +110,9 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
   });
   const funnelTemplates = createFunnelTemplateService({ funnels, pages });
   const progress = createLeadProgressService({ progress: repos.progress, pages: repos.pages });
-  const leads = createLeadService({ leads: repos.leads, progress, funnels, links });
+  // Before the leads: erasing a lead first waits for the events already acknowledged to be written.
+  const writer = createEventWriter({ database, events: repos.events, progress });
+  const leads = createLeadService({ leads: repos.leads, progress, funnels, links, events: writer });
   const domains = createDomainService({ domains: repos.domains, baseDomains: config.baseDomains });
   const previews = createPreviewService({
     previews: repos.previews,
@@ -132,7 +134,6 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     providerEmail: config.legalContactEmail ?? null,
     cacheBytes: config.contentCacheBytes ?? DEFAULT_CONTENT_CACHE_BYTES,
   });
-  const writer = createEventWriter({ database, events: repos.events, progress });
   const tracking = createTrackingService({ writer, progress, tracking: repos.tracking });
   const geo = createGeoService({ database: config.geoDatabase ?? 'city', ...(logger ? { logger } : {}) });
   /** Where a converting visitor is, for social proof; unknown parts stay null. */

@@ -84,6 +84,7 @@ export const TABLES = [
   'pages',
   'contentVersions',
   'leads',
+  'funnelLeadCounts',
   'leadSearchTerms',
   'leadPageProgress',
   'previewTokens',

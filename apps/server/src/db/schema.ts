@@ -65,7 +65,9 @@ export interface Database {
     lastIpAt: number | null;
   };
   /** The words each lead is found by (migration 0009, decision 22). */
-  leadSearchTerms: { funnelId: string; term: string; leadId: string };
+  /** Each funnel's number of leads, kept by triggers on leads (migration 0009). */
+  funnelLeadCounts: { funnelId: string; leadCount: number | string };
+  leadSearchTerms: { funnelId: string; term: string; leadId: string; createdAt: number };
   leadPageProgress: {
     leadId: string;
     pageId: string;

@@ -60,6 +60,33 @@ const ROUTES: OwnerRoute[] = [
       tooLong: { body: { name: long(121) }, names: 'body.name' },
     },
   },
+  { method: 'GET', path: '/members' },
+  {
+    method: 'PATCH',
+    path: '/members/:id',
+    // Only bad input is sent here, so any existing id will do.
+    target: 'funnel',
+    body: {
+      valid: { role: 'viewer' },
+      limit: MIB,
+      wrongType: { body: { role: 'boss' }, names: 'body.role' },
+      required: 'body.role',
+    },
+  },
+  { method: 'DELETE', path: '/members/:id', target: 'funnel' },
+  { method: 'GET', path: '/invitations' },
+  {
+    method: 'POST',
+    path: '/invitations',
+    body: {
+      valid: { role: 'editor' },
+      limit: MIB,
+      wrongType: { body: { role: 42 }, names: 'body.role' },
+      tooLong: { body: { role: 'editor', email: `${long(250)}@example.com` }, names: 'body.email' },
+      required: 'body.role',
+    },
+  },
+  { method: 'DELETE', path: '/invitations/:id', target: 'funnel' },
   { method: 'GET', path: '/api-keys' },
   {
     method: 'POST',
@@ -471,6 +498,7 @@ const TABLES: Record<keyof Database, true> = {
   pages: true,
   contentVersions: true,
   leads: true,
+  funnelLeadCounts: true,
   leadSearchTerms: true,
   leadPageProgress: true,
   previewTokens: true,

@@ -851,6 +851,8 @@ function rowsOfAccount(db: Db, accountId: string): RowsOf {
         .selectAll()
         .where((eb) => eb.or([eb('accountId', '=', accountId), eb('funnelId', 'in', funnels)]))
         .execute(),
+    funnelLeadCounts: () =>
+      db.selectFrom('funnelLeadCounts').selectAll().where('funnelId', 'in', funnels).execute(),
     leadSearchTerms: () =>
       db
         .selectFrom('leadSearchTerms')

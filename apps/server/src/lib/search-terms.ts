@@ -19,17 +19,23 @@ export function normaliseText(text: string): string {
 
 const cut = (term: string) => term.slice(0, TERM_CHARS);
 
+/** Words of a name that start a term of their own; later words are found inside the sixth's term. */
+const NAME_WORDS = 6;
+
+/** The most terms one lead has: one per name word kept, its e-mail and its phone. */
+export const MAX_TERMS_PER_LEAD = NAME_WORDS + 2;
+
 /**
  * A lead's terms: for its name, the name from each word on ("ana maria lopez", "maria lopez",
- * "lopez", so that a search finds the start of any word and may go on into the next); its e-mail,
- * lower-case; its phone's digits.
+ * "lopez", so that a search finds the start of any word and may go on into the next; the first six
+ * words each start one); its e-mail, lower-case; its phone's digits.
  */
 export function searchTerms(lead: { name: string; email: string | null; phone: string | null }): string[] {
   const terms = new Set<string>();
   const words = normaliseText(lead.name)
     .split(/[\s@._+-]+/)
     .filter((word) => word !== '');
-  for (let i = 0; i < words.length; i += 1) terms.add(cut(words.slice(i).join(' ')));
+  for (let i = 0; i < Math.min(words.length, NAME_WORDS); i += 1) terms.add(cut(words.slice(i).join(' ')));
   const email = lead.email?.trim().toLowerCase();
   if (email) terms.add(cut(email.normalize('NFD').replace(/\p{M}+/gu, '')));
   const digits = lead.phone?.replace(/\D+/g, '');
@@ -43,7 +49,11 @@ export function searchTerms(lead: { name: string; email: string | null; phone: s
  */
 export function searchPrefixes(search: string): string[] {
   const prefixes = new Set<string>();
-  const lowered = search.trim().toLowerCase().normalize('NFD').replace(/\p{M}+/gu, '');
+  const lowered = search
+    .trim()
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '');
   if (lowered.includes('@')) prefixes.add(cut(lowered));
   const words = normaliseText(search)
     .split(/[\s@._+-]+/)
@@ -64,10 +74,12 @@ export function searchPrefixes(search: string): string[] {
  * `term >= prefix and term < upperBound(prefix)` is exactly "starts with".
  */
 export function upperBound(prefix: string): string {
-  const points = [...prefix];
-  const last = points.pop();
-  if (last === undefined) return '\u{10FFFF}';
-  const next = (last.codePointAt(0) ?? 0) + 1;
+  if (prefix === '') return '\u{10FFFF}';
+  // The last code point starts one unit earlier when it is a surrogate pair.
+  const lastUnit = prefix.charCodeAt(prefix.length - 1);
+  const start =
+    lastUnit >= 0xdc00 && lastUnit <= 0xdfff && prefix.length >= 2 ? prefix.length - 2 : prefix.length - 1;
+  const next = (prefix.codePointAt(start) ?? 0) + 1;
   // Past the surrogates: a code point, never half of one.
-  return points.join('') + String.fromCodePoint(next === 0xd800 ? 0xe000 : next);
+  return prefix.slice(0, start) + String.fromCodePoint(next === 0xd800 ? 0xe000 : next);
 }

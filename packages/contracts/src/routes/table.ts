@@ -39,7 +39,7 @@ import {
   SwitchAccount,
 } from '../owner/people';
 import { PreviewCreate, PreviewCreated } from '../owner/preview';
-import { IdParams, NoQuery, PaginationQuery } from '../primitives';
+import { IdParams, NoQuery } from '../primitives';
 import {
   ConversionAck,
   LeadIpRequest,

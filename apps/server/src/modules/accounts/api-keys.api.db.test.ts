@@ -33,15 +33,8 @@ describe.each(TEST_DIALECTS)('API keys over the owner API on %s', (dialect) => {
   it("lists the account's keys by label and first characters, never the key", async () => {
     const { apiKey } = await newOwner();
     const listed = await listOf(apiKey);
-    expect(listed).toEqual([
-      {
-        id: expect.any(String),
-        label: 'default',
-        prefix: apiKey.slice(0, 8),
-        createdAt: expect.any(String),
-        lastUsedAt: expect.toSatisfy((v: unknown) => v === null || typeof v === 'string'),
-      },
-    ]);
+    expect(listed.map((k) => [k.label, k.prefix])).toEqual([['default', apiKey.slice(0, 8)]]);
+    expect(listed[0]?.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     expect(JSON.stringify(listed)).not.toContain(apiKey.slice(0, 12));
   });
 

@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '../../../test/databases';
 import { api, startTestServer, type TestServer } from '../../../test/server';
+import { newPerson } from '../../../test/studio';
 
 /**
  * Tenant isolation of the owner API: every route under /api/owner, called with the owner's key, another
@@ -32,10 +33,10 @@ type Resources = Record<
   | 'spareLead'
   | 'spareDomain'
   | 'spareApiKey'
-  | 'orderFunnel'
   | 'member'
   | 'spareMember'
-  | 'spareInvitation',
+  | 'spareInvitation'
+  | 'orderFunnel',
   string
 >;
 
@@ -46,7 +47,7 @@ interface Tenant {
 
 interface World {
   a: Tenant & { resources: Resources };
-  b: Tenant & { funnel: string; domainHost: string; memberName: string; invitationEmail: string };
+  b: Tenant & { funnel: string; domainHost: string; member: string; invitation: string };
 }
 
 interface OwnerRoute {
@@ -88,6 +89,31 @@ const ROUTES: OwnerRoute[] = [
     asOther: { ownData: () => 'Named by B' },
   },
   { method: 'DELETE', path: '/api-keys/:id', target: 'spareApiKey', status: 204, asOther: 'not-found' },
+  { method: 'GET', path: '/members', status: 200, asOther: { ownData: (w) => w.b.member } },
+  {
+    method: 'PATCH',
+    path: '/members/:id',
+    target: 'member',
+    body: () => ({ role: 'viewer' }),
+    status: 200,
+    asOther: 'not-found',
+  },
+  { method: 'DELETE', path: '/members/:id', target: 'spareMember', status: 204, asOther: 'not-found' },
+  { method: 'GET', path: '/invitations', status: 200, asOther: { ownData: (w) => w.b.invitation } },
+  {
+    method: 'POST',
+    path: '/invitations',
+    body: (who) => ({ role: 'editor', email: `${who.toLowerCase()}@invited.example.com` }),
+    status: 201,
+    asOther: { ownData: () => 'b@invited.example.com' },
+  },
+  {
+    method: 'DELETE',
+    path: '/invitations/:id',
+    target: 'spareInvitation',
+    status: 204,
+    asOther: 'not-found',
+  },
   { method: 'GET', path: '/funnels', status: 200, asOther: { ownData: (w) => w.b.funnel } },
   { method: 'GET', path: '/funnel-templates', status: 200, asOther: { ownData: () => 'vsl-launch' } },
   {
@@ -195,32 +221,6 @@ const ROUTES: OwnerRoute[] = [
     asOther: { ownData: () => 'new-b.example.com' },
   },
   { method: 'DELETE', path: '/domains/:id', target: 'spareDomain', status: 204, asOther: 'not-found' },
-  // Members and invitations (issue 18): a member's id is their user's.
-  { method: 'GET', path: '/members', status: 200, asOther: { ownData: (w) => w.b.memberName } },
-  {
-    method: 'PATCH',
-    path: '/members/:id',
-    target: 'member',
-    body: () => ({ role: 'viewer' }),
-    status: 200,
-    asOther: 'not-found',
-  },
-  { method: 'DELETE', path: '/members/:id', target: 'spareMember', status: 204, asOther: 'not-found' },
-  { method: 'GET', path: '/invitations', status: 200, asOther: { ownData: (w) => w.b.invitationEmail } },
-  {
-    method: 'POST',
-    path: '/invitations',
-    body: (who) => ({ role: 'viewer', email: `invited-by-${who.toLowerCase()}@example.com` }),
-    status: 201,
-    asOther: { ownData: () => 'invited-by-b@example.com' },
-  },
-  {
-    method: 'DELETE',
-    path: '/invitations/:id',
-    target: 'spareInvitation',
-    status: 204,
-    asOther: 'not-found',
-  },
 ];
 
 /** Authorization headers that must never open the API, built around A's real key where that is the trap. */
@@ -340,6 +340,11 @@ describe.each(TEST_DIALECTS)('tenant isolation of the owner API on %s', (dialect
     const domain = await created<Domain>(a.key, '/domains', { host: 'alpha.example.com' });
     const spareDomain = await created<Domain>(a.key, '/domains', { host: 'spare.example.com' });
     const spareApiKey = await created<ApiKeyCreated>(a.key, '/api-keys', { label: 'Spare key' });
+    const member = await newPerson(server.services, a.account, 'editor');
+    const spareMember = await newPerson(server.services, a.account, 'viewer');
+    const spareInvitation = await server.services.members.invite(a.account, { role: 'viewer' }, null);
+    const bMember = await newPerson(server.services, b.account, 'editor');
+    const bInvitation = await server.services.members.invite(b.account, { role: 'viewer' }, null);
     const orderFunnel = await created<Funnel>(a.key, '/funnels', { name: 'Order funnel' });
     const ordered: string[] = [];
     for (const headline of ['First', 'Second', 'Third']) {
@@ -348,24 +353,6 @@ describe.each(TEST_DIALECTS)('tenant isolation of the owner API on %s', (dialect
     newOrderOfA = [...ordered].reverse();
     const bFunnel = await created<Funnel>(b.key, '/funnels', { name: 'Bravo funnel' });
     const bDomain = await created<Domain>(b.key, '/domains', { host: 'bravo.example.com' });
-    const person = async (account: Account, name: string) => {
-      const user = await server.services.users.create({
-        email: `${name.replace(/\W/g, '-').toLowerCase()}@example.com`,
-        name,
-        password: 'a member passphrase',
-      });
-      await server.services.members.add(user.id, account.id, 'editor');
-      return user.id;
-    };
-    const member = await person(a.account, 'Alpha member');
-    const spareMember = await person(a.account, 'Alpha spare member');
-    await person(b.account, 'Bravo member');
-    const spareInvitation = await server.services.members.invite(a.account, { role: 'viewer' }, null);
-    await server.services.members.invite(
-      b.account,
-      { role: 'editor', email: 'bravo-invited@example.com' },
-      null,
-    );
     world = {
       a: {
         ...a,
@@ -379,18 +366,18 @@ describe.each(TEST_DIALECTS)('tenant isolation of the owner API on %s', (dialect
           spareLead: spareLead.lead.id,
           spareDomain: spareDomain.id,
           spareApiKey: spareApiKey.apiKey.id,
-          orderFunnel: orderFunnel.id,
-          member,
-          spareMember,
+          member: member.userId,
+          spareMember: spareMember.userId,
           spareInvitation: spareInvitation.invitation.id,
+          orderFunnel: orderFunnel.id,
         },
       },
       b: {
         ...b,
         funnel: bFunnel.id,
         domainHost: bDomain.host,
-        memberName: 'Bravo member',
-        invitationEmail: 'bravo-invited@example.com',
+        member: bMember.userId,
+        invitation: bInvitation.invitation.id,
       },
     };
   });

@@ -28,7 +28,7 @@ describe.each(TEST_DIALECTS)('funnel lead counts, templates and copies on %s', (
   it('lists and opens each funnel with its number of leads', async () => {
     const owner = await newAccount(t.services);
     const a = (await newFunnel(t.services, owner, { funnel: { name: 'A' }, pages: [{}] })).funnel;
-    const b = (await newFunnel(t.services, owner, { funnel: { name: 'B' } })).funnel;
+    await newFunnel(t.services, owner, { funnel: { name: 'B' } });
     const c = (await newFunnel(t.services, owner, { funnel: { name: 'C' }, pages: [{}] })).funnel;
     expect(a.leadCount).toBe(0);
     await withLeads(owner, a, 3);
@@ -46,6 +46,30 @@ describe.each(TEST_DIALECTS)('funnel lead counts, templates and copies on %s', (
     await t.services.leads.remove(owner, lead?.id ?? '');
     expect((await t.services.funnels.get(owner, a.id)).leadCount).toBe(2);
     expect((await t.services.funnels.update(owner, a.id, { name: 'A2' })).leadCount).toBe(2);
+  });
+
+  it('keeps the count through imports, erasures and a deleted funnel, as counting the leads would', async () => {
+    const owner = await newAccount(t.services);
+    const kept = (await newFunnel(t.services, owner, { funnel: { name: 'Kept' }, pages: [{}] })).funnel;
+    const doomed = (await newFunnel(t.services, owner, { funnel: { name: 'Doomed' }, pages: [{}] })).funnel;
+    await withLeads(owner, kept, 1200);
+    await withLeads(owner, doomed, 3);
+    const { items } = await t.services.leads.list(owner, kept.id, { limit: 7 });
+    for (const lead of items) await t.services.leads.remove(owner, lead.id);
+    await t.services.funnels.remove(owner, doomed.id);
+    const counted = await t.db
+      .selectFrom('leads')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('funnelId', '=', kept.id)
+      .executeTakeFirst();
+    expect(Number(counted?.n)).toBe(1193);
+    expect((await t.services.funnels.get(owner, kept.id)).leadCount).toBe(1193);
+    expect((await t.services.funnels.list(owner)).map((f) => [f.name, f.leadCount])).toEqual([
+      ['Kept', 1193],
+    ]);
+    expect(
+      await t.db.selectFrom('funnelLeadCounts').selectAll().where('funnelId', '=', doomed.id).execute(),
+    ).toEqual([]);
   });
 
   it('lists the funnels with their counts in one query, however many there are', async () => {

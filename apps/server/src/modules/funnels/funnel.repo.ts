@@ -32,14 +32,14 @@ export function createFunnelRepo(db: Db) {
           .whereRef('pages.funnelId', '=', 'funnels.id')
           .as('pageCount'),
       );
-  // The owner's view adds the number of leads, counted on the index leads_funnel_created in the same
-  // statement; the visitor's reads (byId) never pay for it.
+  // The owner's view adds the number of leads, which triggers keep in funnel_lead_counts (migration
+  // 0009): one row read per funnel, never its leads counted; the visitor's reads (byId) skip it.
   const withCounts = () =>
     withPageCount().select((eb) =>
       eb
-        .selectFrom('leads')
-        .select((l) => l.fn.countAll<number>().as('n'))
-        .whereRef('leads.funnelId', '=', 'funnels.id')
+        .selectFrom('funnelLeadCounts')
+        .select('funnelLeadCounts.leadCount')
+        .whereRef('funnelLeadCounts.funnelId', '=', 'funnels.id')
         .as('leadCount'),
     );
   const byId = reusableQuery(db, ['id'], ({ id }) => withPageCount().where('funnels.id', '=', id));

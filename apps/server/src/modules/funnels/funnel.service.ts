@@ -83,7 +83,14 @@ function storedSettings(settings: FunnelSettings): string {
 export interface FunnelServiceDeps {
   funnels: Pick<
     FunnelRepo,
-    'delete' | 'findById' | 'findByName' | 'findWithCounts' | 'insert' | 'insertCopy' | 'listByAccount' | 'update'
+    | 'delete'
+    | 'findById'
+    | 'findByName'
+    | 'findWithCounts'
+    | 'insert'
+    | 'insertCopy'
+    | 'listByAccount'
+    | 'update'
   >;
   /** How many funnels an account may have (MAX_FUNNELS_PER_ACCOUNT). */
   limits?: { funnelsPerAccount: number };

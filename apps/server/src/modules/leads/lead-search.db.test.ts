@@ -69,6 +69,36 @@ describe.each(TEST_DIALECTS)('lead search, paging, links and erasure on %s', (di
     expect((await names(owner, funnelId, { search })).sort()).toEqual([...expected].sort());
   });
 
+  it('a lead found by several of its terms comes once, and paging goes on past it', async () => {
+    const { owner, funnelId } = await funnelOf();
+    let clock = 1_700_000_000_000;
+    const leads = createLeadService({
+      leads: createLeadRepo(t.db),
+      progress: t.services.progress,
+      funnels: t.services.funnels,
+      links: t.services.links,
+      now: () => (clock += 1000),
+    });
+    const people = [
+      { name: 'Ana Anaya Ana Anabel Anita Anahí Ananda Ana', email: 'ana@example.com', phone: null },
+      { name: 'Anastasia', email: 'anastasia@example.com', phone: null },
+      { name: 'Anabel Ana', email: null, phone: null },
+    ];
+    for (const person of people) await leads.create(owner, funnelId, person);
+    const walked: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 5; page++) {
+      const result = await t.services.leads.list(owner, funnelId, { search: 'ana', limit: 1, cursor });
+      walked.push(...result.items.map((l) => l.name));
+      if (result.nextCursor === null) break;
+      cursor = result.nextCursor;
+    }
+    expect(walked).toEqual(people.map((p) => p.name));
+    expect(await names(owner, funnelId, { search: 'ana', order: 'newest' })).toEqual(
+      people.map((p) => p.name).reverse(),
+    );
+  });
+
   it('finds a lead by its new name after an update, not by the old one', async () => {
     const { owner, funnelId, created } = await seeded();
     const ana = created[0];
@@ -380,6 +410,35 @@ describe.each(TEST_DIALECTS)('lead search, paging, links and erasure on %s', (di
     expect(await rowsNaming(erased.id)).toEqual({});
     expect(await rowsNaming(kept.id)).toEqual(keptBefore);
     expect(await names(owner, funnelId, { search: 'ana' })).toEqual([]);
+  });
+
+  it('an erasure waits for the events already acknowledged, so none lands after it', async () => {
+    const { owner, funnelId } = await funnelOf();
+    const lead = (await t.services.leads.create(owner, funnelId, { name: 'Ana' })).lead;
+    const steps: string[] = [];
+    const repo = createLeadRepo(t.db);
+    const leads = createLeadService({
+      leads: {
+        ...repo,
+        delete: async (id) => {
+          steps.push('erase');
+          await repo.delete(id);
+        },
+      },
+      progress: t.services.progress,
+      funnels: t.services.funnels,
+      links: t.services.links,
+      // The writer's queue holds this lead's events until it drains.
+      events: {
+        drain: async () => {
+          steps.push('drain');
+          await eventsOf(lead, owner.id);
+        },
+      },
+    });
+    await leads.remove(owner, lead.id);
+    expect(steps).toEqual(['drain', 'erase']);
+    expect(await rowsNaming(lead.id)).toEqual({});
   });
 
   it('another account cannot erase a lead: nothing is deleted', async () => {

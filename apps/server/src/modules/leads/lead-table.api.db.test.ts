@@ -8,7 +8,7 @@ describe.each(TEST_DIALECTS)('the leads table over the owner API on %s', (dialec
   let server: TestServer;
   let key = '';
   let funnel: Funnel;
-  let pages: Page[] = [];
+  const pages: Page[] = [];
 
   const owner = (method: string, path: string, body?: unknown) =>
     api(server, method, `/api/owner${path}`, { key, ...(body === undefined ? {} : { body }) });

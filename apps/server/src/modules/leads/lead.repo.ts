@@ -1,8 +1,14 @@
 import { reusableQuery } from '../../db/reusable-query';
 import type { Db } from '../../db';
-import { expressionBuilder, type Transaction } from 'kysely';
+import {
+  expressionBuilder,
+  type Expression,
+  type ExpressionBuilder,
+  type SqlBool,
+  type Transaction,
+} from 'kysely';
 import type { Database } from '../../db/schema';
-import { searchTerms, upperBound } from '../../lib/search-terms';
+import { MAX_TERMS_PER_LEAD, searchTerms, upperBound } from '../../lib/search-terms';
 
 export type LeadRow = Database['leads'];
 
@@ -32,16 +38,21 @@ type Trx = Transaction<Database>;
 /** The search terms of these leads, written with them (decision 22). */
 async function insertTerms(
   trx: Trx,
-  rows: Pick<LeadRow, 'id' | 'funnelId' | 'name' | 'email' | 'phone'>[],
+  rows: Pick<LeadRow, 'id' | 'funnelId' | 'name' | 'email' | 'phone' | 'createdAt'>[],
 ): Promise<void> {
   const terms = rows.flatMap((row) =>
-    searchTerms(row).map((term) => ({ funnelId: row.funnelId, term, leadId: row.id })),
+    searchTerms(row).map((term) => ({
+      funnelId: row.funnelId,
+      term,
+      leadId: row.id,
+      createdAt: row.createdAt,
+    })),
   );
-  // Three values a row: well under SQLite's limit of bound values.
-  for (let i = 0; i < terms.length; i += INSERT_CHUNK * 3) {
+  // Four values a row: well under SQLite's limit of bound values.
+  for (let i = 0; i < terms.length; i += INSERT_CHUNK * 2) {
     await trx
       .insertInto('leadSearchTerms')
-      .values(terms.slice(i, i + INSERT_CHUNK * 3))
+      .values(terms.slice(i, i + INSERT_CHUNK * 2))
       .execute();
   }
 }
@@ -51,9 +62,66 @@ async function insertTerms(
  * foreign key to the lead (event tables are append-only and written in batches, decision 17) are
  * named here; lead_page_progress and lead_search_terms go with the lead by cascade.
  */
-const EVENT_TABLES = ['videoRecords', 'actions', 'pageSessions', 'visits', 'conversions', 'pixelOutbox'] as const;
+const EVENT_TABLES = [
+  'videoRecords',
+  'actions',
+  'pageSessions',
+  'visits',
+  'conversions',
+  'pixelOutbox',
+] as const;
 
 export function createLeadRepo(db: Db) {
+  /**
+   * A search's page: its lead ids in creation order from the index of search terms alone (each term
+   * row carries its lead's creation time), then those leads by their keys. A lead has at most
+   * MAX_TERMS_PER_LEAD terms, so that many rows per lead asked for hold enough different leads; the
+   * database keeps only the first of them while it reads the search's term rows (a top-n sort, no
+   * DISTINCT over every match). Its cost grows with the term rows the search matches, not with the
+   * funnel's leads.
+   */
+  async function searchPage(
+    funnelId: string,
+    limit: number,
+    direction: 'asc' | 'desc',
+    beyond: '>' | '<',
+    after: LeadKey | undefined,
+    inRange: (t: ExpressionBuilder<Database, 'leadSearchTerms'>) => Expression<SqlBool>,
+  ): Promise<LeadRow[]> {
+    let found = db
+      .selectFrom('leadSearchTerms')
+      .select(['leadId', 'createdAt'])
+      .where('funnelId', '=', funnelId)
+      .where(inRange);
+    if (after) {
+      found = found.where((t) =>
+        t.or([
+          t('createdAt', beyond, after.createdAt),
+          t.and([t('createdAt', '=', after.createdAt), t('leadId', beyond, after.id)]),
+        ]),
+      );
+    }
+    const matched = await found
+      .orderBy('createdAt', direction)
+      .orderBy('leadId', direction)
+      .limit(limit * MAX_TERMS_PER_LEAD)
+      .execute();
+    // A lead found by several of its terms comes once, at its place.
+    const ids = [...new Set(matched.map((r) => r.leadId))].slice(0, limit).map((leadId) => ({ leadId }));
+    if (ids.length === 0) return [];
+    const rows = await db
+      .selectFrom('leads')
+      .selectAll()
+      .where(
+        'id',
+        'in',
+        ids.map((r) => r.leadId),
+      )
+      .execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.flatMap((r) => byId.get(r.leadId) ?? []);
+  }
+
   const byTokenHash = reusableQuery(db, ['tokenHash'], ({ tokenHash }) =>
     db.selectFrom('leads').selectAll().where('tokenHash', '=', tokenHash),
   );
@@ -111,17 +179,18 @@ export function createLeadRepo(db: Db) {
           .limit(limit)
           .execute();
       }
+      const inRange = (t: ExpressionBuilder<Database, 'leadSearchTerms'>) =>
+        t.or(prefixes.map((prefix) => t.and([t('term', '>=', prefix), t('term', '<', upperBound(prefix))])));
+      if (pageId === undefined) return searchPage(funnelId, limit, direction, beyond, after, inRange);
       const matches = db
         .selectFrom('leadSearchTerms')
         .select('leadId')
         .distinct()
         .where('funnelId', '=', funnelId)
-        .where((t) =>
-          t.or(prefixes.map((prefix) => t.and([t('term', '>=', prefix), t('term', '<', upperBound(prefix))]))),
-        )
+        .where(inRange)
         .as('m');
-      // The leads found drive the query (SQLite keeps a CROSS JOIN's order): each is read by its key
-      // and only they are sorted, never the funnel's leads walked in order and probed one by one.
+      // With a page filter, the leads found drive the query (SQLite keeps a CROSS JOIN's order): each
+      // is read by its key and only they are sorted, never the funnel's leads walked and probed.
       return db
         .selectFrom(matches)
         .crossJoin('leads')
@@ -145,7 +214,7 @@ export function createLeadRepo(db: Db) {
         if (values.name === undefined && values.email === undefined && values.phone === undefined) return;
         const row = await trx
           .selectFrom('leads')
-          .select(['id', 'funnelId', 'name', 'email', 'phone'])
+          .select(['id', 'funnelId', 'name', 'email', 'phone', 'createdAt'])
           .where('id', '=', id)
           .executeTakeFirst();
         await trx.deleteFrom('leadSearchTerms').where('leadId', '=', id).execute();

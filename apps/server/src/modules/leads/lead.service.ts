@@ -16,6 +16,7 @@ import { hashToken, newId, newToken } from '../../lib/tokens';
 import { requireOwned } from '../auth/permissions';
 import type { FunnelRecord, FunnelService } from '../funnels/funnel.service';
 import type { LeadProgressService } from '../lead-progress/lead-progress.service';
+import type { EventWriter } from '../tracking/event-writer';
 import type { LeadKey, LeadRepo, LeadRow } from './lead.repo';
 
 export function toLead(row: LeadRow): Lead {
@@ -76,7 +77,9 @@ function decodeCursor(cursor: string, list: string): LeadKey {
     throw invalidCursor('not a cursor this API gave out');
   }
   if (of !== list) {
-    throw invalidCursor('this cursor belongs to another order, search or page filter: start again without it');
+    throw invalidCursor(
+      'this cursor belongs to another order, search or page filter: start again without it',
+    );
   }
   return { createdAt, id };
 }
@@ -91,6 +94,11 @@ export interface LeadServiceDeps {
     'insertMany' | 'findById' | 'listByFunnel' | 'update' | 'delete' | 'existingTokenHashes' | 'setTokenHash'
   >;
   progress: Pick<LeadProgressService, 'startPage'>;
+  /**
+   * The tracking writer: events acknowledged before an erasure are committed before it, so that none
+   * of them lands after the lead is gone.
+   */
+  events?: Pick<EventWriter, 'drain'>;
   funnels: Pick<FunnelService, 'load'>;
   links: LeadLinks;
   now?: () => number;
@@ -99,7 +107,14 @@ export interface LeadServiceDeps {
 /** `token` lets an idempotent caller (the demo seed) choose a derived token instead of a random one. */
 export type NewLead = LeadCreate & { token?: string };
 
-export function createLeadService({ leads, progress, funnels, links, now = Date.now }: LeadServiceDeps) {
+export function createLeadService({
+  leads,
+  progress,
+  funnels,
+  links,
+  events,
+  now = Date.now,
+}: LeadServiceDeps) {
   async function load(owner: Pick<Account, 'id'>, id: string): Promise<LeadRow> {
     return requireOwned(owner, await leads.findById(id), 'lead');
   }
@@ -215,8 +230,14 @@ export function createLeadService({ leads, progress, funnels, links, now = Date.
       return toLead(await load(owner, id));
     },
 
+    /**
+     * Erases the lead and every event recorded of it (visits, page sessions, video records, actions,
+     * conversions, pixel events, progress, search terms), in one transaction, after the events already
+     * acknowledged are written. Events sent later find no lead and are refused.
+     */
     async remove(owner: Pick<Account, 'id'>, id: string): Promise<void> {
       await load(owner, id);
+      await events?.drain();
       await leads.delete(id);
     },
 

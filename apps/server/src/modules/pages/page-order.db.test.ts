@@ -93,7 +93,7 @@ describe.each(TEST_DIALECTS)('page order and copies on %s', (dialect) => {
   });
 
   it('a copy beyond the pages-per-funnel or the content limit is refused and writes nothing', async () => {
-    const { owner, funnelId, pages } = await funnelWith(['A'.repeat(40), 'B']);
+    const { owner, pages } = await funnelWith(['A'.repeat(40), 'B']);
     const limited = (limits: { pagesPerFunnel: number; funnelContentChars: number }) =>
       createPageService({
         pages: createPageRepo(t.db, dialect),

@@ -117,7 +117,10 @@ function refuseOrder(pageIds: string[], current: string[]): void {
 }
 
 export interface PageServiceDeps {
-  pages: Pick<PageRepo, 'append' | 'delete' | 'findById' | 'insertAfter' | 'listByFunnel' | 'reorder' | 'update'>;
+  pages: Pick<
+    PageRepo,
+    'append' | 'delete' | 'findById' | 'insertAfter' | 'listByFunnel' | 'reorder' | 'update'
+  >;
   funnels: Pick<FunnelService, 'load'>;
   limits?: PageLimits;
   /** Whether a host is one this server serves pages on (a base domain, or any account's domain). */
@@ -213,7 +216,9 @@ export function createPageService({
      */
     async reorder(owner: Pick<Account, 'id'>, funnelId: string, input: PageOrder): Promise<Page[]> {
       await funnels.load(owner, funnelId);
-      await pages.reorder(funnelId, input.pageIds, (current) => refuseOrder(input.pageIds, current));
+      await pages.reorder(funnelId, input.pageIds, (current) => {
+        refuseOrder(input.pageIds, current);
+      });
       return (await pages.listByFunnel(funnelId)).map((row) => toPage(toPageRecord(row)));
     },
 
