@@ -249,33 +249,6 @@ const ROUTES: OwnerRoute[] = [
   },
   // Only bad ids are sent here, so any existing id will do.
   { method: 'DELETE', path: '/domains/:id', target: 'funnel' },
-  // Members and invitations (issue 18): only bad ids and bad bodies, so any existing id will do.
-  { method: 'GET', path: '/members' },
-  {
-    method: 'PATCH',
-    path: '/members/:id',
-    target: 'funnel',
-    body: {
-      valid: { role: 'viewer' },
-      limit: MIB,
-      wrongType: { body: { role: 42 }, names: 'body.role' },
-      required: 'body.role',
-    },
-  },
-  { method: 'DELETE', path: '/members/:id', target: 'funnel' },
-  { method: 'GET', path: '/invitations' },
-  {
-    method: 'POST',
-    path: '/invitations',
-    body: {
-      valid: { role: 'viewer' },
-      limit: MIB,
-      wrongType: { body: { role: 'admin' }, names: 'body.role' },
-      tooLong: { body: { role: 'viewer', email: `${long(250)}@example.com` }, names: 'body.email' },
-      required: 'body.role',
-    },
-  },
-  { method: 'DELETE', path: '/invitations/:id', target: 'funnel' },
 ];
 
 /** One bad request and what its refusal must say. */
