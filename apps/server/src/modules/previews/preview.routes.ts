@@ -10,13 +10,11 @@ export const previewRoutes: FastifyPluginAsyncZod<{ previews: PreviewService }> 
 ) => {
   registerRoutes(app, ROUTES.previews, {
     create: async (req, reply) =>
-      reply
-        .status(201)
-        .send(
-          await previews.create(requireRole(req, 'editor'), req.params.id, {
-            ttlMinutes: req.body?.ttlMinutes,
-          }),
-        ),
+      reply.status(201).send(
+        await previews.create(requireRole(req, 'editor'), req.params.id, {
+          ttlMinutes: req.body?.ttlMinutes,
+        }),
+      ),
   });
   return Promise.resolve();
 };
