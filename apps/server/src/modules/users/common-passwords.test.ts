@@ -8,6 +8,11 @@ describe('common passwords', () => {
     expect(isCommonPassword('xxxxxxxxxxxx')).toBe(true);
   });
 
+  it("refuses zxcvbn's common passwords too, not only the yearly most-used lists", () => {
+    for (const password of ['basketball', 'Manchester', 'terminator', '1qaz2wsx3edc', 'qazwsxedcrfv'])
+      expect(isCommonPassword(password), password).toBe(true);
+  });
+
   it('lets an uncommon passphrase through', () => {
     for (const password of ['correct horse battery', 'mi perro se llama Tobi', 'Password1234!x'])
       expect(isCommonPassword(password), password).toBe(false);

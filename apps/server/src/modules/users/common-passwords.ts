@@ -1,3 +1,6 @@
+import { MIN_PASSWORD_LENGTH } from '@embudo/contracts';
+import { dictionary } from '@zxcvbn-ts/language-common';
+
 /**
  * Passwords people pick most, refused as new passwords (compared lower-case). The union of two lists of
  * SecLists (https://github.com/danielmiessler/SecLists, MIT licence, copyright Daniel Miessler):
@@ -237,12 +240,24 @@ master
 aaaaaaaa
 `;
 
-const COMMON: ReadonlySet<string> = new Set(LIST.split('\n').filter((line) => line !== ''));
+/**
+ * Beside that list, zxcvbn's (the `passwords-common` dictionary of @zxcvbn-ts/language-common, MIT:
+ * about 49,000 passwords from leaked sets, in order of frequency), of which those long enough to be a
+ * new password here matter: about 1,500. Read on first use, not at start-up.
+ */
+let common: ReadonlySet<string> | undefined;
+function commonPasswords(): ReadonlySet<string> {
+  common ??= new Set([
+    ...LIST.split('\n').filter((line) => line !== ''),
+    ...dictionary['passwords-common'].filter((password) => password.length >= MIN_PASSWORD_LENGTH),
+  ]);
+  return common;
+}
 
 /**
  * Whether a password is one of the commonest (case does not make it less common), or one character
  * repeated, which no list needs to name.
  */
 export function isCommonPassword(password: string): boolean {
-  return COMMON.has(password.toLowerCase()) || new Set(password).size === 1;
+  return commonPasswords().has(password.toLowerCase()) || new Set(password).size === 1;
 }
