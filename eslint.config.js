@@ -223,7 +223,7 @@ export default tseslint.config(
   },
   // The Studio's layers: a feature folder per area of the app; `app` assembles the routes.
   layerRules('apps/studio', {
-    foundation: ['api', 'i18n', 'layout', 'routing', 'session', 'ui'],
+    foundation: ['api', 'funnel-frame', 'i18n', 'layout', 'routing', 'session', 'ui'],
     features: ['auth', 'funnels', 'leads', 'profile', 'settings'],
     pages: ['app'],
   }),

@@ -25,7 +25,7 @@ import { ErrorState, LoadingState } from '../ui/states';
 import { useToast } from '../ui/toast';
 import { Check, LegalNote } from './Check';
 import { funnelKeys, funnelQuery } from './data';
-import { FunnelHeader } from './FunnelHeader';
+import { FunnelHeader } from '../funnel-frame/FunnelHeader';
 import styles from './funnels.module.css';
 import { funnelSettingsMessages } from './settings-messages';
 

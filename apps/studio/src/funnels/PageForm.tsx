@@ -25,7 +25,7 @@ import { Card, Stack } from '../ui/surface';
 import { useToast } from '../ui/toast';
 import { Check, LegalNote } from './Check';
 import { funnelKeys, pageQuery, pagesQuery } from './data';
-import { FunnelHeader } from './FunnelHeader';
+import { FunnelHeader } from '../funnel-frame/FunnelHeader';
 import styles from './funnels.module.css';
 import { PreviewButton } from './Pages';
 import { pagesMessages } from './pages-messages';

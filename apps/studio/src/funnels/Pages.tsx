@@ -14,7 +14,7 @@ import { EmptyState, ErrorState, LoadingState } from '../ui/states';
 import { Card, Stack } from '../ui/surface';
 import { useToast } from '../ui/toast';
 import { funnelKeys, pagesQuery } from './data';
-import { FunnelHeader } from './FunnelHeader';
+import { FunnelHeader } from '../funnel-frame/FunnelHeader';
 import styles from './funnels.module.css';
 import { formatButtonTime, moveItem, pageTitle } from './page-text';
 import { pagesMessages } from './pages-messages';

@@ -2,14 +2,8 @@ import { ROUTE_PATHS } from '@embudo/contracts/client';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../api/api';
 
-/** The cache keys of the funnels feature: a funnel's pages live under its key, so removing it drops them. */
-export const funnelKeys = {
-  all: ['funnels'] as const,
-  templates: ['funnel-templates'] as const,
-  one: (id: string) => ['funnels', id] as const,
-  pages: (id: string) => ['funnels', id, 'pages'] as const,
-  page: (id: string) => ['pages', id] as const,
-};
+export { funnelKeys, funnelQuery, pagesQuery } from '../funnel-frame/funnel-query';
+import { funnelKeys } from '../funnel-frame/funnel-query';
 
 export const funnelsQuery = queryOptions({
   queryKey: funnelKeys.all,
@@ -21,18 +15,6 @@ export const templatesQuery = queryOptions({
   queryFn: () => api(ROUTE_PATHS.funnels.templates, {}),
   staleTime: 60 * 60_000,
 });
-
-export const funnelQuery = (id: string) =>
-  queryOptions({
-    queryKey: funnelKeys.one(id),
-    queryFn: () => api(ROUTE_PATHS.funnels.get, { params: { id } }),
-  });
-
-export const pagesQuery = (funnelId: string) =>
-  queryOptions({
-    queryKey: funnelKeys.pages(funnelId),
-    queryFn: () => api(ROUTE_PATHS.pages.list, { params: { id: funnelId } }),
-  });
 
 export const pageQuery = (id: string) =>
   queryOptions({

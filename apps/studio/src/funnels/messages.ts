@@ -49,8 +49,6 @@ export const funnelsMessages = defineMessages({
     save: 'Guardar',
     cancel: 'Cancelar',
     back: 'Todos los embudos',
-    funnelSections: 'Secciones del embudo',
-    readOnly: 'Tu rol solo permite ver este embudo.',
   },
   pt: {
     title: 'Funis',
@@ -100,8 +98,6 @@ export const funnelsMessages = defineMessages({
     save: 'Salvar',
     cancel: 'Cancelar',
     back: 'Todos os funis',
-    funnelSections: 'Seções do funil',
-    readOnly: 'Seu papel só permite ver este funil.',
   },
   en: {
     title: 'Funnels',
@@ -151,7 +147,5 @@ export const funnelsMessages = defineMessages({
     save: 'Save',
     cancel: 'Cancel',
     back: 'All funnels',
-    funnelSections: 'Funnel sections',
-    readOnly: 'Your role may only view this funnel.',
   },
 });

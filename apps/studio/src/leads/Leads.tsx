@@ -8,7 +8,7 @@ import {
 } from '@embudo/contracts';
 import { callRoute, ROUTE_PATHS } from '@embudo/contracts/client';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
 import { z } from 'zod';
 import { ApiError, api, isApiError, studioFetch } from '../api/api';
@@ -19,11 +19,13 @@ import { CopyField } from '../ui/CopyField';
 import { ConfirmDialog, Dialog, DialogActions } from '../ui/dialog';
 import { Field, FormAlert, Input, Select, formStyles, useContractForm, useSubmitFailure } from '../ui/form';
 import { EmptyState, ErrorState, LoadingState } from '../ui/states';
-import { Card, PageHeader, Stack } from '../ui/surface';
+import { Card, Stack } from '../ui/surface';
 import { useToast } from '../ui/toast';
 import { chunk, linksCsv, parseLeadsCsv, rowIssuesOf, type ParsedLeads, type RowIssue } from './csv';
 import styles from './leads.module.css';
 import { leadsMessages } from './messages';
+import { FunnelHeader } from '../funnel-frame/FunnelHeader';
+import { pagesQuery } from '../funnel-frame/funnel-query';
 
 /** The leads screen's address: the search and the page filter, typed and checked. */
 export const LeadsSearch = z.object({
@@ -37,32 +39,17 @@ const SEARCH_DELAY_MS = 300;
 
 const leadsKey = (funnelId: string) => ['funnels', funnelId, 'leads'] as const;
 
-const funnelQuery = (id: string) => ({
-  queryKey: ['funnels', id] as const,
-  queryFn: () => api(ROUTE_PATHS.funnels.get, { params: { id } }),
-});
-const pagesQuery = (id: string) => ({
-  queryKey: ['funnels', id, 'pages'] as const,
-  queryFn: () => api(ROUTE_PATHS.pages.list, { params: { id } }),
-});
-
 export function LeadsScreen({ funnelId, search }: { funnelId: string; search: LeadsSearch }) {
   const t = useMessages(leadsMessages);
   const canEdit = useCan('editor');
-  const funnel = useQuery(funnelQuery(funnelId));
   const pages = useQuery(pagesQuery(funnelId));
   const [creating, setCreating] = useState(false);
   const [importing, setImporting] = useState(false);
-  const active = { 'aria-current': 'page' as const };
-  const params = { funnelId };
   const ordered = [...(pages.data ?? [])].sort((a, b) => a.position - b.position);
   return (
     <>
-      <Link to="/funnels" className={styles.back}>
-        <span aria-hidden="true">←</span> {t('back')}
-      </Link>
-      <PageHeader
-        title={funnel.data?.name ?? '…'}
+      <FunnelHeader
+        funnelId={funnelId}
         description={t('description')}
         actions={
           canEdit ? (
@@ -86,18 +73,6 @@ export function LeadsScreen({ funnelId, search }: { funnelId: string; search: Le
           ) : null
         }
       />
-      <nav aria-label={t('sections')} className={styles.tabs}>
-        <Link to="/funnels/$funnelId/pages" params={params} className={styles.tab} activeProps={active}>
-          {t('pages')}
-        </Link>
-        <Link to="/funnels/$funnelId/leads" params={params} className={styles.tab} activeProps={active}>
-          {t('leads')}
-        </Link>
-        <Link to="/funnels/$funnelId/settings" params={params} className={styles.tab} activeProps={active}>
-          {t('settings')}
-        </Link>
-      </nav>
-      {canEdit ? null : <p className={[formStyles.notice, styles.gapBelow].join(' ')}>{t('readOnly')}</p>}
       <Stack>
         <Filters funnelId={funnelId} search={search} pages={ordered} />
         <LeadsTable

@@ -2,13 +2,7 @@ import { defineMessages } from '../i18n/i18n';
 
 export const leadsMessages = defineMessages({
   es: {
-    back: 'Todos los embudos',
-    sections: 'Secciones del embudo',
-    pages: 'Páginas',
-    leads: 'Leads',
-    settings: 'Configuración',
     description: 'Las personas de este embudo, cada una con su enlace personal.',
-    readOnly: 'Tu rol solo permite ver este embudo.',
     newLead: 'Nuevo lead',
     importCsv: 'Importar CSV',
     search: 'Buscar',
@@ -79,13 +73,7 @@ export const leadsMessages = defineMessages({
     close: 'Cerrar',
   },
   pt: {
-    back: 'Todos os funis',
-    sections: 'Seções do funil',
-    pages: 'Páginas',
-    leads: 'Leads',
-    settings: 'Configurações',
     description: 'As pessoas deste funil, cada uma com seu link pessoal.',
-    readOnly: 'Seu papel só permite ver este funil.',
     newLead: 'Novo lead',
     importCsv: 'Importar CSV',
     search: 'Buscar',
@@ -156,13 +144,7 @@ export const leadsMessages = defineMessages({
     close: 'Fechar',
   },
   en: {
-    back: 'All funnels',
-    sections: 'Funnel sections',
-    pages: 'Pages',
-    leads: 'Leads',
-    settings: 'Settings',
     description: 'The people in this funnel, each with a personal link.',
-    readOnly: 'Your role may only view this funnel.',
     newLead: 'New lead',
     importCsv: 'Import CSV',
     search: 'Search',

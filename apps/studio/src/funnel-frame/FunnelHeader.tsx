@@ -5,9 +5,9 @@ import { useMessages } from '../i18n/i18n';
 import { useCan } from '../session/session';
 import { formStyles } from '../ui/form';
 import { PageHeader } from '../ui/surface';
-import { funnelQuery } from './data';
-import styles from './funnels.module.css';
-import { funnelsMessages } from './messages';
+import styles from './funnel-frame.module.css';
+import { funnelQuery } from './funnel-query';
+import { funnelFrameMessages } from './messages';
 
 /** The top of every screen of one funnel: back to the list, its name, its sections as tabs. */
 export function FunnelHeader({
@@ -19,7 +19,7 @@ export function FunnelHeader({
   description?: ReactNode;
   actions?: ReactNode;
 }) {
-  const t = useMessages(funnelsMessages);
+  const t = useMessages(funnelFrameMessages);
   const funnel = useQuery(funnelQuery(funnelId));
   const canEdit = useCan('editor');
   const active = { 'aria-current': 'page' as const };
