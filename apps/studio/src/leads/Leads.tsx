@@ -15,12 +15,12 @@ import { ApiError, api, isApiError, studioFetch } from '../api/api';
 import { useFormatDate, useMessages } from '../i18n/i18n';
 import { useCan } from '../session/session';
 import { Button } from '../ui/Button';
-import { CopyField } from '../ui/CopyField';
 import { ConfirmDialog, Dialog, DialogActions } from '../ui/dialog';
 import { Field, FormAlert, Input, Select, formStyles, useContractForm, useSubmitFailure } from '../ui/form';
 import { EmptyState, ErrorState, LoadingState } from '../ui/states';
 import { Card, Stack } from '../ui/surface';
 import { useToast } from '../ui/toast';
+import { RevealedSecret, useRevealOnce } from '../ui/reveal-once';
 import { chunk, linksCsv, parseLeadsCsv, rowIssuesOf, type ParsedLeads, type RowIssue } from './csv';
 import styles from './leads.module.css';
 import { leadsMessages } from './messages';
@@ -318,12 +318,7 @@ function LinkDialog({ name, url, onClose }: { name: string; url: string | null; 
       title={t('linkTitle', { name })}
       description={t('linkOnce')}
     >
-      {url ? <CopyField label={t('link')} value={url} /> : null}
-      <DialogActions>
-        <Button variant="primary" onClick={onClose}>
-          {t('done')}
-        </Button>
-      </DialogActions>
+      {url ? <RevealedSecret label={t('link')} value={url} doneLabel={t('done')} onDone={onClose} /> : null}
     </Dialog>
   );
 }
@@ -346,25 +341,24 @@ function CreateLeadDialog({
 }) {
   const t = useMessages(leadsMessages);
   const queryClient = useQueryClient();
-  const [created, setCreated] = useState<LeadCreated | null>(null);
   const form = useContractForm(LeadForm, { defaultValues: { name: '', email: '', phone: '' } });
   const { failure, fail, clear } = useSubmitFailure(form);
+  const {
+    revealed: created,
+    reveal,
+    close,
+  } = useRevealOnce<LeadCreated>(onOpenChange, () => {
+    form.reset();
+    clear();
+  });
   const create = useMutation({
     mutationFn: (body: LeadCreate) => api(ROUTE_PATHS.leads.create, { params: { id: funnelId }, body }),
     onSuccess: async (answer) => {
-      setCreated(answer);
+      reveal(answer);
       await queryClient.invalidateQueries({ queryKey: ['funnels', funnelId] });
     },
     onError: fail,
   });
-  const close = (next: boolean) => {
-    onOpenChange(next);
-    if (!next) {
-      setCreated(null);
-      form.reset();
-      clear();
-    }
-  };
   const {
     register,
     formState: { errors },
@@ -377,19 +371,14 @@ function CreateLeadDialog({
       description={created ? t('linkOnce') : t('createDescription')}
     >
       {created ? (
-        <>
-          <CopyField label={t('link')} value={created.url} />
-          <DialogActions>
-            <Button
-              variant="primary"
-              onClick={() => {
-                close(false);
-              }}
-            >
-              {t('done')}
-            </Button>
-          </DialogActions>
-        </>
+        <RevealedSecret
+          label={t('link')}
+          value={created.url}
+          doneLabel={t('done')}
+          onDone={() => {
+            close(false);
+          }}
+        />
       ) : (
         <form
           className={formStyles.form}

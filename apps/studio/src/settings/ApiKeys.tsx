@@ -6,12 +6,12 @@ import { api } from '../api/api';
 import { useFormatDate, useMessages } from '../i18n/i18n';
 import { useCan } from '../session/session';
 import { Button } from '../ui/Button';
-import { CopyField } from '../ui/CopyField';
 import { ConfirmDialog, Dialog, DialogActions } from '../ui/dialog';
 import { Field, FormAlert, Input, formStyles, useContractForm, useSubmitFailure } from '../ui/form';
 import { EmptyState, ErrorState, LoadingState } from '../ui/states';
 import { Card, Stack, surfaceStyles as list } from '../ui/surface';
 import { useToast } from '../ui/toast';
+import { RevealedSecret, useRevealOnce } from '../ui/reveal-once';
 import { settingsMessages } from './messages';
 import { OwnerOnlyNote } from './SettingsLayout';
 import styles from './settings.module.css';
@@ -102,25 +102,24 @@ export function ApiKeysScreen() {
 function CreateKeyDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const t = useMessages(settingsMessages);
   const queryClient = useQueryClient();
-  const [created, setCreated] = useState<ApiKeyCreated | null>(null);
   const form = useContractForm(ApiKeyCreate, { defaultValues: { label: '' } });
   const { failure, fail, clear } = useSubmitFailure(form);
+  const {
+    revealed: created,
+    reveal,
+    close,
+  } = useRevealOnce<ApiKeyCreated>(onOpenChange, () => {
+    form.reset();
+    clear();
+  });
   const create = useMutation({
     mutationFn: (body: ApiKeyCreate) => api(ROUTE_PATHS.apiKeys.create, { body }),
     onSuccess: (answer) => {
-      setCreated(answer);
+      reveal(answer);
       queryClient.setQueryData<ApiKey[]>(apiKeysKey, (items) => [answer.apiKey, ...(items ?? [])]);
     },
     onError: fail,
   });
-  const close = (next: boolean) => {
-    onOpenChange(next);
-    if (!next) {
-      setCreated(null);
-      form.reset();
-      clear();
-    }
-  };
   const {
     register,
     formState: { errors },
@@ -133,19 +132,14 @@ function CreateKeyDialog({ open, onOpenChange }: { open: boolean; onOpenChange: 
       description={created ? t('keyOnce') : t('apiKeysDescription')}
     >
       {created ? (
-        <>
-          <CopyField label={created.apiKey.label} value={created.key} />
-          <DialogActions>
-            <Button
-              variant="primary"
-              onClick={() => {
-                close(false);
-              }}
-            >
-              {t('done')}
-            </Button>
-          </DialogActions>
-        </>
+        <RevealedSecret
+          label={created.apiKey.label}
+          value={created.key}
+          doneLabel={t('done')}
+          onDone={() => {
+            close(false);
+          }}
+        />
       ) : (
         <form
           className={formStyles.form}

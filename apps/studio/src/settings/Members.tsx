@@ -15,13 +15,13 @@ import { api } from '../api/api';
 import { useFormatDate, useMessages } from '../i18n/i18n';
 import { SESSION_KEY, useCan, useSession } from '../session/session';
 import { Button } from '../ui/Button';
-import { CopyField } from '../ui/CopyField';
 import { ConfirmDialog, Dialog, DialogActions } from '../ui/dialog';
 import { useFailureMessage, useRoleName } from '../ui/failure';
 import { Field, FormAlert, Input, Select, formStyles, useContractForm, useSubmitFailure } from '../ui/form';
 import { EmptyState, ErrorState, LoadingState } from '../ui/states';
 import { Badge, Card, Stack, surfaceStyles as list } from '../ui/surface';
 import { useToast } from '../ui/toast';
+import { RevealedSecret, useRevealOnce } from '../ui/reveal-once';
 import { settingsMessages } from './messages';
 import { OwnerOnlyNote } from './SettingsLayout';
 import styles from './settings.module.css';
@@ -182,25 +182,24 @@ function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (op
   const roleName = useRoleName();
   const roleHint = useRoleHint();
   const queryClient = useQueryClient();
-  const [created, setCreated] = useState<InvitationCreated | null>(null);
   const form = useContractForm(InviteForm, { defaultValues: { role: 'editor', email: '' } });
   const { failure, fail, clear } = useSubmitFailure(form);
+  const {
+    revealed: created,
+    reveal,
+    close,
+  } = useRevealOnce<InvitationCreated>(onOpenChange, () => {
+    form.reset();
+    clear();
+  });
   const create = useMutation({
     mutationFn: (body: InvitationCreate) => api(ROUTE_PATHS.invitations.create, { body }),
     onSuccess: (answer) => {
-      setCreated(answer);
+      reveal(answer);
       void queryClient.invalidateQueries({ queryKey: invitationsKey });
     },
     onError: fail,
   });
-  const close = (next: boolean) => {
-    onOpenChange(next);
-    if (!next) {
-      setCreated(null);
-      form.reset();
-      clear();
-    }
-  };
   const {
     register,
     watch,
@@ -214,19 +213,14 @@ function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (op
       description={created ? t('linkOnce', { days: INVITATION_TTL_DAYS }) : t('inviteDescription')}
     >
       {created ? (
-        <>
-          <CopyField label={t('link')} value={created.url} />
-          <DialogActions>
-            <Button
-              variant="primary"
-              onClick={() => {
-                close(false);
-              }}
-            >
-              {t('done')}
-            </Button>
-          </DialogActions>
-        </>
+        <RevealedSecret
+          label={t('link')}
+          value={created.url}
+          doneLabel={t('done')}
+          onDone={() => {
+            close(false);
+          }}
+        />
       ) : (
         <form
           className={formStyles.form}
