@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Migrator, sql } from 'kysely';
 import pg from 'pg';
 import { migrate, openDatabase, type DatabaseHandle } from '../src/db';
 import type { Dialect } from '../src/db/dialect';
+import { migrationsFor } from '../src/db/migrations';
 
 /**
  * The database tier: every repository and API test runs on SQLite always, and on PostgreSQL when
@@ -58,4 +60,44 @@ export async function adminQuery(url: string, text: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A fresh database of the dialect migrated only as far as the named migration, as a server of that
+ * time left it: for a test of what a later migration does to rows stored before it.
+ */
+export async function databaseMigratedTo(
+  dialect: Dialect,
+  migration: string,
+): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  let handle: DatabaseHandle;
+  let drop: () => Promise<void>;
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'embudo-migration-'));
+    handle = openDatabase(`sqlite:${join(dir, 'test.db')}`);
+    drop = () => {
+      rmSync(dir, { recursive: true, force: true });
+      return Promise.resolve();
+    };
+  } else {
+    const url = process.env.TEST_DATABASE_URL ?? '';
+    const schema = `m_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+    await adminQuery(url, `create schema ${schema}`);
+    handle = openDatabase(url, { schema, poolSize: 2 });
+    drop = () => adminQuery(url, `drop schema if exists ${schema} cascade`);
+  }
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: { getMigrations: () => Promise.resolve(migrationsFor(dialect)) },
+    ...(dialect === 'postgres'
+      ? {
+          migrationTableSchema: (await sql<{ s: string }>`select current_schema() as s`.execute(handle.db))
+            .rows[0]?.s,
+        }
+      : {}),
+  });
+  const { error, results } = await migrator.migrateTo(migration);
+  if (error !== undefined || results?.some((r) => r.status === 'Error'))
+    throw new Error(`could not migrate to ${migration}`, { cause: error });
+  return { handle, drop };
 }

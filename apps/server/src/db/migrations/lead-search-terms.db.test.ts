@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS, adminQuery } from '../../../test/databases';
+import { TEST_DIALECTS, databaseMigratedTo } from '../../../test/databases';
 import { searchPrefixes } from '../../lib/search-terms';
 import { createLeadRepo } from '../../modules/leads/lead.repo';
-import type { Dialect } from '../dialect';
-import { migrate, openDatabase, type DatabaseHandle } from '../index';
-import { migrationsFor } from './index';
+import { migrate, type DatabaseHandle } from '../index';
 
 /**
  * Leads stored before issue 18 had no search terms: migration 0009 writes them, so that a search finds
@@ -18,41 +13,6 @@ import { migrationsFor } from './index';
 /** More leads than the migration reads at a time (500). */
 const LEADS = 1203;
 
-async function databaseAt0007(
-  dialect: Dialect,
-): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
-  let handle: DatabaseHandle;
-  let drop: () => Promise<void>;
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'embudo-migration-'));
-    handle = openDatabase(`sqlite:${join(dir, 'test.db')}`);
-    drop = () => {
-      rmSync(dir, { recursive: true, force: true });
-      return Promise.resolve();
-    };
-  } else {
-    const url = process.env.TEST_DATABASE_URL ?? '';
-    const schema = `m_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-    await adminQuery(url, `create schema ${schema}`);
-    handle = openDatabase(url, { schema, poolSize: 2 });
-    drop = () => adminQuery(url, `drop schema if exists ${schema} cascade`);
-  }
-  const migrator = new Migrator({
-    db: handle.db,
-    provider: { getMigrations: () => Promise.resolve(migrationsFor(dialect)) },
-    ...(dialect === 'postgres'
-      ? {
-          migrationTableSchema: (await sql<{ s: string }>`select current_schema() as s`.execute(handle.db))
-            .rows[0]?.s,
-        }
-      : {}),
-  });
-  const { error, results } = await migrator.migrateTo('0007-pixel-events-of-leads');
-  if (error !== undefined || results?.some((r) => r.status === 'Error'))
-    throw new Error('could not migrate to 0007', { cause: error });
-  return { handle, drop };
-}
-
 describe.each(TEST_DIALECTS)('leads and keys stored before issue 18, migrated on %s', (dialect) => {
   let handle: DatabaseHandle | undefined;
   let drop: (() => Promise<void>) | undefined;
@@ -60,7 +20,7 @@ describe.each(TEST_DIALECTS)('leads and keys stored before issue 18, migrated on
   const leadId = (i: number) => `01900000-0000-7000-8000-${i.toString().padStart(12, '0')}`;
 
   beforeAll(async () => {
-    ({ handle, drop } = await databaseAt0007(dialect));
+    ({ handle, drop } = await databaseMigratedTo(dialect, '0007-pixel-events-of-leads'));
     const db = handle.db;
     await sql`insert into accounts (id, slug, name, subscription_status, settings, created_at)
       values ('acc', 'old', 'Old', 'active', '{}', 1)`.execute(db);

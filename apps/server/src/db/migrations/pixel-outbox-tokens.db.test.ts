@@ -1,12 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DIALECTS, adminQuery } from '../../../test/databases';
-import type { Dialect } from '../dialect';
-import { migrate, openDatabase, type DatabaseHandle } from '../index';
-import { migrationsFor } from './index';
+import { TEST_DIALECTS, databaseMigratedTo } from '../../../test/databases';
+import { migrate, type DatabaseHandle } from '../index';
 
 /**
  * Before issue 16 the pixel stored the page's whole address as Meta's event_source_url: the lead's
@@ -72,47 +66,11 @@ function oldPayload(eventId: string, source: string | undefined): string {
   });
 }
 
-/** A database of the dialect migrated only as far as 0006, as a server before issue 16 left it. */
-async function databaseAt0006(
-  dialect: Dialect,
-): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
-  let handle: DatabaseHandle;
-  let drop: () => Promise<void>;
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'embudo-migration-'));
-    handle = openDatabase(`sqlite:${join(dir, 'test.db')}`);
-    drop = () => {
-      rmSync(dir, { recursive: true, force: true });
-      return Promise.resolve();
-    };
-  } else {
-    const url = process.env.TEST_DATABASE_URL ?? '';
-    const schema = `m_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-    await adminQuery(url, `create schema ${schema}`);
-    handle = openDatabase(url, { schema, poolSize: 2 });
-    drop = () => adminQuery(url, `drop schema if exists ${schema} cascade`);
-  }
-  const migrator = new Migrator({
-    db: handle.db,
-    provider: { getMigrations: () => Promise.resolve(migrationsFor(dialect)) },
-    ...(dialect === 'postgres'
-      ? {
-          migrationTableSchema: (await sql<{ s: string }>`select current_schema() as s`.execute(handle.db))
-            .rows[0]?.s,
-        }
-      : {}),
-  });
-  const { error, results } = await migrator.migrateTo('0006-content-versions');
-  if (error !== undefined || results?.some((r) => r.status === 'Error'))
-    throw new Error('could not migrate to 0006', { cause: error });
-  return { handle, drop };
-}
-
 describe.each(TEST_DIALECTS)('pixel_outbox rows stored before issue 16, migrated on %s', (dialect) => {
   let handle: DatabaseHandle | undefined;
   let drop: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    ({ handle, drop } = await databaseAt0006(dialect));
+    ({ handle, drop } = await databaseMigratedTo(dialect, '0006-content-versions'));
   });
   afterAll(async () => {
     await handle?.close();
