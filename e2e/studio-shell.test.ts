@@ -230,6 +230,31 @@ describe('the Studio in Chromium', () => {
     await expect.poll(() => page.getByText('No domains yet').isVisible()).toBe(true);
   });
 
+  it('API keys: a new key is shown once and opens the owner API; revoked, it opens nothing', async () => {
+    await page.goto(`${server.url}/studio/settings/api-keys`);
+    await page.getByRole('button', { name: 'New key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create an API key' });
+    await dialog.getByLabel('Name').fill('Zapier');
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    const revealed = page.getByRole('dialog', { name: 'Your new key' });
+    const shown = revealed.getByRole('textbox', { name: 'Zapier' });
+    await shown.waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    const key = await shown.inputValue();
+    expect(key).toMatch(/^emb_/);
+    const withKey = { headers: { authorization: `Bearer ${key}` } };
+    expect((await fetch(`${server.url}/api/owner/funnels`, withKey)).status).toBe(200);
+    await revealed.getByRole('button', { name: 'Done' }).click();
+    // Listed by its first characters only: the key itself is never on the page again.
+    await expect.poll(() => page.getByText('Zapier', { exact: true }).isVisible()).toBe(true);
+    expect(await page.content()).not.toContain(key);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Revoke: Zapier' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke' }).click();
+    await expect.poll(() => page.getByText('Key revoked.').isVisible()).toBe(true);
+    expect((await fetch(`${server.url}/api/owner/funnels`, withKey)).status).toBe(401);
+  });
+
   it("profile: the language chosen is the Studio's at once and after a reload", async () => {
     await page.goto(`${server.url}/studio/profile`);
     expect(await seriousViolations(page)).toEqual([]);
