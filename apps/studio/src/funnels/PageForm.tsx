@@ -13,13 +13,21 @@ import {
 import { ROUTE_PATHS } from '@embudo/contracts/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import type { FieldError, Path, UseFormReturn } from 'react-hook-form';
 import { z } from 'zod';
 import { api } from '../api/api';
 import { useMessages } from '../i18n/i18n';
 import { useCan } from '../session/session';
 import { Button } from '../ui/Button';
-import { Field, FormAlert, Input, Select, formStyles, useContractForm, useSubmitFailure } from '../ui/form';
+import {
+  ColorField,
+  Field,
+  FormAlert,
+  Input,
+  Select,
+  formStyles,
+  useContractForm,
+  useSubmitFailure,
+} from '../ui/form';
 import { ErrorState, LoadingState } from '../ui/states';
 import { Card, Stack } from '../ui/surface';
 import { useToast } from '../ui/toast';
@@ -106,44 +114,6 @@ export function PageFormScreen({ funnelId, pageId }: { funnelId: string; pageId:
   );
 }
 
-function ColorField({
-  form,
-  name,
-  label,
-  hint,
-  error,
-}: {
-  form: UseFormReturn<PageFormInput, unknown, PageFormOutput>;
-  name: Path<PageFormInput> & `${string}Color`;
-  label: string;
-  hint: string;
-  error: FieldError | undefined;
-}) {
-  const t = useMessages(pagesMessages);
-  const value = form.watch(name);
-  const hex = typeof value === 'string' && /^#[0-9a-fA-F]{6}$/.test(value) ? value : '#000000';
-  return (
-    <Field
-      label={label}
-      hint={hint}
-      error={error}
-      addon={
-        <input
-          type="color"
-          className={formStyles.swatch}
-          aria-label={t('pickColor', { label })}
-          value={hex}
-          onChange={(event) => {
-            form.setValue(name, event.target.value, { shouldDirty: true, shouldValidate: true });
-          }}
-        />
-      }
-    >
-      <Input autoComplete="off" {...form.register(name)} />
-    </Field>
-  );
-}
-
 function PageFormView({ page, title }: { page: Page; title: string }) {
   const t = useMessages(pagesMessages);
   const canEdit = useCan('editor');
@@ -220,6 +190,7 @@ function PageFormView({ page, title }: { page: Page; title: string }) {
                     form={form}
                     name="topLineColor"
                     label={t('topLineColor')}
+                    pickerLabel={t('pickColor', { label: t('topLineColor') })}
                     hint={colorHint}
                     error={errors.topLineColor}
                   />
@@ -227,6 +198,7 @@ function PageFormView({ page, title }: { page: Page; title: string }) {
                     form={form}
                     name="headlineColor"
                     label={t('headlineColor')}
+                    pickerLabel={t('pickColor', { label: t('headlineColor') })}
                     hint={colorHint}
                     error={errors.headlineColor}
                   />
@@ -234,6 +206,7 @@ function PageFormView({ page, title }: { page: Page; title: string }) {
                     form={form}
                     name="subHeadlineColor"
                     label={t('subHeadlineColor')}
+                    pickerLabel={t('pickColor', { label: t('subHeadlineColor') })}
                     hint={colorHint}
                     error={errors.subHeadlineColor}
                   />
@@ -318,6 +291,7 @@ function PageFormView({ page, title }: { page: Page; title: string }) {
                     form={form}
                     name="buttonBgColor"
                     label={t('buttonBgColor')}
+                    pickerLabel={t('pickColor', { label: t('buttonBgColor') })}
                     hint={colorHint}
                     error={errors.buttonBgColor}
                   />
@@ -325,6 +299,7 @@ function PageFormView({ page, title }: { page: Page; title: string }) {
                     form={form}
                     name="buttonTextColor"
                     label={t('buttonTextColor')}
+                    pickerLabel={t('pickColor', { label: t('buttonTextColor') })}
                     hint={colorHint}
                     error={errors.buttonTextColor}
                   />
@@ -345,6 +320,7 @@ function PageFormView({ page, title }: { page: Page; title: string }) {
                     form={form}
                     name="barProgressTextColor"
                     label={t('barProgressTextColor')}
+                    pickerLabel={t('pickColor', { label: t('barProgressTextColor') })}
                     hint={colorHint}
                     error={errors.barProgressTextColor}
                   />

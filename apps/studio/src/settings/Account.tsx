@@ -12,7 +12,15 @@ import { api } from '../api/api';
 import { useMessages } from '../i18n/i18n';
 import { useCan } from '../session/session';
 import { Button } from '../ui/Button';
-import { Field, FormAlert, Input, formStyles, useContractForm, useSubmitFailure } from '../ui/form';
+import {
+  ColorField,
+  Field,
+  FormAlert,
+  Input,
+  formStyles,
+  useContractForm,
+  useSubmitFailure,
+} from '../ui/form';
 import { ErrorState, LoadingState } from '../ui/states';
 import { Card } from '../ui/surface';
 import { useToast } from '../ui/toast';
@@ -34,8 +42,6 @@ const AccountForm = z.object({
   }),
 });
 type AccountForm = z.infer<typeof AccountForm>;
-
-const HEX = /^#[0-9a-f]{6}$/i;
 
 export function AccountScreen() {
   const account = useQuery(accountQuery);
@@ -72,11 +78,8 @@ function AccountDetails({ account }: { account: AccountAnswer }) {
   });
   const {
     register,
-    watch,
-    setValue,
     formState: { errors, isDirty },
   } = form;
-  const color = watch('settings.whatsappLandingButtonBgColor');
   return (
     <form
       noValidate
@@ -129,32 +132,17 @@ function AccountDetails({ account }: { account: AccountAnswer }) {
             >
               <Input type="email" autoComplete="email" {...register('settings.contactEmail')} />
             </Field>
-            <Field
+            <ColorField
+              form={form}
+              name="settings.whatsappLandingButtonBgColor"
               label={t('buttonColor')}
+              pickerLabel={t('buttonColorPicker')}
               optional={t('optional')}
               hint={t('buttonColorHint')}
               error={errors.settings?.whatsappLandingButtonBgColor}
-              addon={
-                <input
-                  type="color"
-                  className={formStyles.swatch}
-                  aria-label={t('buttonColorPicker')}
-                  value={HEX.test(color) ? color : '#25d366'}
-                  onChange={(event) => {
-                    setValue('settings.whatsappLandingButtonBgColor', event.target.value, {
-                      shouldDirty: true,
-                      shouldValidate: true,
-                    });
-                  }}
-                />
-              }
-            >
-              <Input
-                placeholder="#25d366"
-                spellCheck={false}
-                {...register('settings.whatsappLandingButtonBgColor')}
-              />
-            </Field>
+              fallback="#25d366"
+              placeholder="#25d366"
+            />
             <FormAlert error={failure} />
           </div>
         </fieldset>

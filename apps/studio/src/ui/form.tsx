@@ -18,6 +18,7 @@ import {
   type Resolver,
   type FieldValues,
   type Path,
+  type PathValue,
   type UseFormProps,
   type UseFormReturn,
 } from 'react-hook-form';
@@ -249,4 +250,64 @@ export function useSubmitFailure<T extends FieldValues>(
     setFailure(null);
   }, []);
   return { failure, fail, clear };
+}
+
+const HEX_COLOR = /^#[0-9a-f]{6}$/i;
+
+/**
+ * A colour as text (#rrggbb, rgb() or rgba(), as the contracts take it) with a picker beside it: the
+ * picker shows the text's colour when it is #rrggbb (else `fallback`), and writes #rrggbb back.
+ */
+export function ColorField<T extends FieldValues, O>({
+  form,
+  name,
+  label,
+  pickerLabel,
+  hint,
+  optional,
+  error,
+  fallback = '#000000',
+  placeholder,
+}: {
+  form: UseFormReturn<T, unknown, O>;
+  name: Path<T>;
+  label: string;
+  pickerLabel: string;
+  hint?: string;
+  optional?: string;
+  error: FieldError | undefined;
+  fallback?: string;
+  placeholder?: string;
+}) {
+  const value: unknown = form.watch(name);
+  const hex = typeof value === 'string' && HEX_COLOR.test(value) ? value : fallback;
+  return (
+    <Field
+      label={label}
+      {...(hint === undefined ? {} : { hint })}
+      {...(optional === undefined ? {} : { optional })}
+      error={error}
+      addon={
+        <input
+          type="color"
+          className={styles.swatch}
+          aria-label={pickerLabel}
+          value={hex}
+          onChange={(event) => {
+            form.setValue(name, event.target.value as PathValue<T, Path<T>>, {
+              shouldDirty: true,
+              shouldValidate: true,
+            });
+          }}
+        />
+      }
+    >
+      <Input
+        autoComplete="off"
+        spellCheck={false}
+        {...(placeholder === undefined ? {} : { placeholder })}
+        {...form.register(name)}
+      />
+    </Field>
+  );
 }
