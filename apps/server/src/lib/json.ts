@@ -7,4 +7,30 @@ export function readJson<T extends z.ZodType>(schema: T, text: string): z.infer<
 
 export const toBool = (value: number | null): boolean => value === 1;
 export const fromBool = (value: boolean): number => (value ? 1 : 0);
-export const toIso = (ms: number): string => new Date(ms).toISOString();
+
+const DAY_MS = 86_400_000;
+/** 10000-01-01T00:00:00Z: from there on the year has five digits, which Date writes with a sign. */
+const YEAR_10000_MS = 253_402_300_800_000;
+/** "YYYY-MM-DDT" of the days formatted lately: a page of leads comes from a few days. */
+const dayTexts = new Map<number, string>();
+const twoDigits = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
+
+/**
+ * A stored time (ms since the epoch, UTC) as ISO 8601 text, exactly as `Date#toISOString` writes it.
+ * Date's own formatting costs about 0.45 µs, and a page of the owner's leads table formats fifty; the
+ * day's part is formatted by Date once and kept, the time of day by arithmetic (a seventh of the cost).
+ */
+export function toIso(ms: number): string {
+  if (!Number.isSafeInteger(ms) || ms < 0 || ms >= YEAR_10000_MS) return new Date(ms).toISOString();
+  const day = Math.floor(ms / DAY_MS);
+  let dayText = dayTexts.get(day);
+  if (dayText === undefined) {
+    dayText = new Date(day * DAY_MS).toISOString().slice(0, 11);
+    if (dayTexts.size >= 4096) dayTexts.clear();
+    dayTexts.set(day, dayText);
+  }
+  const time = ms - day * DAY_MS;
+  const milli = time % 1000;
+  const milliText = milli < 10 ? `00${milli}` : milli < 100 ? `0${milli}` : `${milli}`;
+  return `${dayText}${twoDigits(Math.floor(time / 3_600_000))}:${twoDigits(Math.floor(time / 60_000) % 60)}:${twoDigits(Math.floor(time / 1000) % 60)}.${milliText}Z`;
+}

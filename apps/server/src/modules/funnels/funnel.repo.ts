@@ -43,6 +43,9 @@ export function createFunnelRepo(db: Db) {
         .as('leadCount'),
     );
   const byId = reusableQuery(db, ['id'], ({ id }) => withPageCount().where('funnels.id', '=', id));
+  const ownerOf = reusableQuery(db, ['id'], ({ id }) =>
+    db.selectFrom('funnels').select('accountId').where('id', '=', id),
+  );
   return {
     /**
      * Inserts a funnel if `guard`, told how many funnels its account has, lets it: in one transaction
@@ -90,6 +93,8 @@ export function createFunnelRepo(db: Db) {
       });
     },
     findById: async (id: string) => (await byId({ id }))[0],
+    /** Only whose the funnel is: what a list of its leads checks, without reading the funnel. */
+    findOwner: async (id: string) => (await ownerOf({ id }))[0],
     /** A funnel with its numbers of pages and leads, for its owner. */
     findWithCounts: (id: string) => withCounts().where('funnels.id', '=', id).executeTakeFirst(),
     /** The account's funnels with their numbers of pages and leads, in one statement. */

@@ -86,6 +86,7 @@ export interface FunnelServiceDeps {
     | 'delete'
     | 'findById'
     | 'findByName'
+    | 'findOwner'
     | 'findWithCounts'
     | 'insert'
     | 'insertCopy'
@@ -107,6 +108,11 @@ export function createFunnelService({
     return requireOwned(owner, row ? toFunnelRecord(row) : undefined, 'funnel');
   }
 
+  /** 404 unless the funnel is the owner's: for reads of its leads, which need nothing else of it. */
+  async function requireFunnel(owner: Pick<Account, 'id'>, id: string): Promise<void> {
+    requireOwned(owner, await funnels.findOwner(id), 'funnel');
+  }
+
   /** The owner's view of the funnel, with its number of leads. */
   async function view(owner: Pick<Account, 'id'>, id: string): Promise<Funnel> {
     const row = await funnels.findWithCounts(id);
@@ -122,6 +128,7 @@ export function createFunnelService({
 
   return {
     load,
+    requireFunnel,
     limits,
 
     get: view,

@@ -69,7 +69,11 @@ export function createStudioAuthService({ users, sessions, members, accounts, fi
       if (await users.anyUser()) throw done();
       if (!(await firstRun.claim())) throw done();
       try {
-        const { account } = await accounts.create({ slug: input.accountSlug, name: input.accountName });
+        const { account } = await accounts.create({
+          slug: input.accountSlug,
+          name: input.accountName,
+          ...(input.timeZone !== undefined ? { settings: { timeZone: input.timeZone } } : {}),
+        });
         const user = await users.create({
           email: input.email,
           name: input.name,
