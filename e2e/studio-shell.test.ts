@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../apps/server/test/server';
 import { newPerson } from '../apps/server/test/studio';
 import { launchChromium } from './chromium';
+import { screenshot } from './studio-session';
 
 /**
  * The Studio in Chromium against the real server (issue 18, items 3 and 5): the first run, sign-in
@@ -62,7 +63,12 @@ describe('the Studio in Chromium', () => {
     });
     server = await startTestServer('sqlite');
     browser = await launchChromium();
-    owner = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
+    // The owner's browser is in Bogotá: the first run gives the account that time zone.
+    owner = await browser.newContext({
+      locale: 'en-US',
+      timezoneId: 'America/Bogota',
+      viewport: { width: 1280, height: 800 },
+    });
     await owner.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     page = await owner.newPage();
     watch(page);
@@ -120,7 +126,9 @@ describe('the Studio in Chromium', () => {
   it('account settings: saved, kept after a reload; a bad colour is refused on its field', async () => {
     await page.goto(`${server.url}/studio/settings/account`);
     await expect.poll(() => page.getByLabel('Account name').inputValue()).toBe('Acme Launches');
+    expect(await page.getByLabel('Time zone').inputValue()).toBe('America/Bogota');
     expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel('Time zone').selectOption('America/Sao_Paulo');
     await page.getByRole('textbox', { name: 'Contact e-mail (optional)' }).fill('hello@acme.example');
     await page.getByRole('textbox', { name: 'WhatsApp button colour (optional)' }).fill('green-ish');
     await page.getByRole('button', { name: 'Save changes' }).click();
@@ -135,6 +143,11 @@ describe('the Studio in Chromium', () => {
     expect(await page.getByRole('textbox', { name: 'WhatsApp button colour (optional)' }).inputValue()).toBe(
       '#128c7e',
     );
+    expect(await page.getByLabel('Time zone').inputValue()).toBe('America/Sao_Paulo');
+    await screenshot(page, 'studio-settings-1280');
+    await page.setViewportSize({ width: 390, height: 800 });
+    await screenshot(page, 'studio-settings-390');
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('members: an invitation link shown once is accepted in another browser; the owner changes the role and removes the member', async () => {

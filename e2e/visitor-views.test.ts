@@ -248,18 +248,23 @@ describe('visitor views in Chromium', () => {
 
   it('moves forward and back through a funnel in preview mode', async () => {
     const { page } = await open(vsl().previewUrl);
+    // Each arrow loads a new document, whose server HTML shows the arrows before React can act on a click.
+    const click = async (name: string) => {
+      await expect.poll(hydrated(page)).toBe(true);
+      await page.getByRole('button', { name }).click();
+    };
     expect(await page.locator('.preview-badge').textContent()).toBe('Modo previsualización');
     expect(await page.locator('.headline').textContent()).toContain('Clase 1');
     expect(await page.getByRole('button', { name: 'Página anterior' }).count()).toBe(0);
-    await page.getByRole('button', { name: 'Siguiente página' }).click();
+    await click('Siguiente página');
     await expect.poll(() => page.locator('.headline').textContent()).toContain('Clase 2');
-    await page.getByRole('button', { name: 'Siguiente página' }).click();
+    await click('Siguiente página');
     await expect.poll(() => page.locator('.headline').textContent()).toContain('Clase final');
     // The last page has no forward arrow; back returns through the visited pages.
     expect(await page.getByRole('button', { name: 'Siguiente página' }).count()).toBe(0);
-    await page.getByRole('button', { name: 'Página anterior' }).click();
+    await click('Página anterior');
     await expect.poll(() => page.locator('.headline').textContent()).toContain('Clase 2');
-    await page.getByRole('button', { name: 'Página anterior' }).click();
+    await click('Página anterior');
     await expect.poll(() => page.locator('.headline').textContent()).toContain('Clase 1');
     expect(await page.getByRole('button', { name: 'Página anterior' }).count()).toBe(0);
     await page.close();

@@ -1,3 +1,8 @@
+import { createAnalyticsRepo } from './modules/analytics/analytics.repo';
+import { createAnalyticsService } from './modules/analytics/analytics.service';
+import { createDatabaseRollups } from './modules/analytics/database-rollups';
+import { createRollupIngest } from './modules/analytics/rollup-ingest';
+import { createRollupLock } from './modules/analytics/rollup-lock';
 import { OWNER_LIMIT_DEFAULTS, UNKNOWN } from '@embudo/contracts';
 import type { DatabaseHandle } from './db';
 import { createGeoService, type GeoLogger } from './modules/geo/geo.service';
@@ -85,6 +90,7 @@ export function createRepos(database: Pick<DatabaseHandle, 'db' | 'dialect'>) {
     users: createUserRepo(db),
     members: createMemberRepo(db),
     sessions: createSessionRepo(db),
+    analytics: createAnalyticsRepo(dialect),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;
@@ -111,8 +117,23 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
   const funnelTemplates = createFunnelTemplateService({ funnels, pages });
   const progress = createLeadProgressService({ progress: repos.progress, pages: repos.pages });
   // Before the leads: erasing a lead first waits for the events already acknowledged to be written.
-  const writer = createEventWriter({ database, events: repos.events, progress });
-  const leads = createLeadService({ leads: repos.leads, progress, funnels, links, events: writer });
+  // Analytics rollups (decision 25): kept by the writer's batches, new leads and conversions alike.
+  const rollups = createDatabaseRollups({ db, analytics: repos.analytics });
+  const rollupIngest = createRollupIngest({
+    db,
+    analytics: repos.analytics,
+    rollups,
+    lock: createRollupLock(),
+  });
+  const writer = createEventWriter({ database, events: repos.events, progress, rollups: rollupIngest });
+  const leads = createLeadService({
+    leads: repos.leads,
+    progress,
+    funnels,
+    links,
+    events: writer,
+    rollups: rollupIngest,
+  });
   const domains = createDomainService({ domains: repos.domains, baseDomains: config.baseDomains });
   const previews = createPreviewService({
     previews: repos.previews,
@@ -144,7 +165,12 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
       countryCode: where.country_code === UNKNOWN ? null : where.country_code,
     };
   };
-  const conversions = createConversionService({ conversions: repos.conversions, progress, locate });
+  const conversions = createConversionService({
+    conversions: repos.conversions,
+    progress,
+    locate,
+    rollups: rollupIngest,
+  });
   const fomo = createFomoService({ funnels: repos.funnels, conversions: repos.conversions });
   const pixel = createPixelService({ pixels: repos.pixels, funnels: repos.funnels, leads: progress });
   const studio = config.studio ?? STUDIO_DEFAULTS;
@@ -173,6 +199,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     accounts,
     firstRun: users.firstRun,
   });
+  const analytics = createAnalyticsService({ db, analytics: repos.analytics, rollups, accounts });
   return {
     secret,
     links,
@@ -195,6 +222,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     sessions,
     members,
     studioAuth,
+    analytics,
     /** The pixel outbox's sender (architecture §5.10), for a serving process's background jobs. */
     pixelWorker: (options: Omit<PixelWorkerOptions, 'pixels' | 'funnels'>) =>
       createPixelWorker({ ...options, pixels: repos.pixels, funnels: repos.funnels }),

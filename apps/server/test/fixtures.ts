@@ -98,6 +98,16 @@ export const TABLES = [
   'memberships',
   'sessions',
   'invitations',
+  'analyticsSessions',
+  'analyticsLeadPages',
+  'analyticsReach',
+  'analyticsViews',
+  'analyticsPageDays',
+  'analyticsPageLeads',
+  'analyticsFurthest',
+  'analyticsSteps',
+  'analyticsFunnelDays',
+  'analyticsPageMeta',
 ] as const satisfies readonly (keyof Database)[];
 type Table = (typeof TABLES)[number];
 /** Fails to compile when a table is added to the schema but not to TABLES. */

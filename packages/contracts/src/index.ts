@@ -8,6 +8,7 @@ export * from './owner/account';
 export * from './owner/funnel';
 export * from './owner/page';
 export * from './owner/lead';
+export * from './owner/analytics';
 export * from './owner/domain';
 export * from './owner/preview';
 export * from './owner/people';

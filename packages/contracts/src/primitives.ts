@@ -96,3 +96,20 @@ export const PaginationQuery = z.strictObject({
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
+
+/** Whether this runtime knows the IANA time zone (Intl throws on an unknown one). */
+function knownTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An IANA time zone name (`America/Sao_Paulo`, `Europe/Madrid`, `UTC`). */
+export const TimeZone = z
+  .string()
+  .min(1, { abort: true })
+  .max(64, { abort: true })
+  .refine(knownTimeZone, 'an IANA time zone name, such as America/Sao_Paulo or Europe/Madrid');

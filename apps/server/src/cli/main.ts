@@ -150,6 +150,37 @@ user
     }),
   );
 
+const analytics = program.command('analytics').description('the analytics rollups (decision 25)');
+analytics
+  .command('rebuild')
+  .description(
+    "recompute the analytics of every account, or of one, from the raw rows, in each account's time zone; " +
+      'run it with the server stopped',
+  )
+  .option('--account <slug>', 'only this account')
+  .option('--json', 'print JSON')
+  .action(
+    run<JsonOption & { account?: string }>(async ({ services }, o) => {
+      const rebuilt =
+        o.account === undefined
+          ? (await services.analytics.rebuildAll()).map(({ account, counts }) => ({ account, ...counts }))
+          : [
+              {
+                account: o.account,
+                ...(await services.analytics.rebuild((await accountBySlug(services, o.account)).id)),
+              },
+            ];
+      return {
+        json: { rebuilt },
+        text: rebuilt.map(
+          (r) =>
+            `${r.account}: ${String(r.leads)} leads, ${String(r.sessions)} sessions, ${String(r.videoRecords)} video records, ` +
+            `${String(r.actions)} actions, ${String(r.conversions)} conversions replayed`,
+        ),
+      };
+    }),
+  );
+
 const member = program.command('member').description('who belongs to an account, with which role');
 member
   .command('add')

@@ -191,4 +191,38 @@ export interface Database {
     acceptedAt: number | null;
     revokedAt: number | null;
   };
+  /** Analytics state (migration 0010, decision 25): a session's passes, as JSON. */
+  analyticsSessions: { sessionId: string; pageId: string; leadId: string; state: string };
+  /** Analytics state: one lead's plays on one page by day, as JSON. */
+  analyticsLeadPages: { leadId: string; pageId: string; state: string };
+  analyticsReach: { pageId: string; day: number; prevDay: number; second: number; delta: number };
+  analyticsViews: { pageId: string; day: number; second: number; delta: number };
+  analyticsPageDays: {
+    pageId: string;
+    day: number;
+    sessions: number;
+    plays: number;
+    secondsPlayed: number;
+    clicks: number;
+    conversions: number;
+  };
+  analyticsPageLeads: { pageId: string; kind: string; day: number; prevDay: number; leads: number };
+  analyticsFurthest: {
+    pageId: string;
+    firstPlayDay: number;
+    furthestSecond: number;
+    leads: number;
+    converted: number;
+  };
+  analyticsSteps: {
+    funnelId: string;
+    pageId: string;
+    entryDay: number;
+    reached: number;
+    completed: number;
+    clicked: number;
+    converted: number;
+  };
+  analyticsFunnelDays: { funnelId: string; day: number; entered: number; conversions: number };
+  analyticsPageMeta: { pageId: string; maxDuration: number; maxPlayedSecond: number };
 }

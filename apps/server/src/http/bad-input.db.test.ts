@@ -485,6 +485,16 @@ const TABLES: Record<keyof Database, true> = {
   memberships: true,
   sessions: true,
   invitations: true,
+  analyticsSessions: true,
+  analyticsLeadPages: true,
+  analyticsReach: true,
+  analyticsViews: true,
+  analyticsPageDays: true,
+  analyticsPageLeads: true,
+  analyticsFurthest: true,
+  analyticsSteps: true,
+  analyticsFunnelDays: true,
+  analyticsPageMeta: true,
 };
 
 /** Every row of every table; an API key's last use is left out (it is written on authentication). */

@@ -921,6 +921,33 @@ function rowsOfAccount(db: Db, accountId: string): RowsOf {
     memberships: () => db.selectFrom('memberships').selectAll().where('accountId', '=', accountId).execute(),
     sessions: () => db.selectFrom('sessions').selectAll().where('currentAccountId', '=', accountId).execute(),
     invitations: () => db.selectFrom('invitations').selectAll().where('accountId', '=', accountId).execute(),
+    // Analytics rollups (migration 0010): A's pages', funnels' and leads' rows.
+    analyticsSessions: () =>
+      db
+        .selectFrom('analyticsSessions')
+        .selectAll()
+        .where((eb) => eb.or([eb('leadId', 'in', leads), eb('pageId', 'in', pages)]))
+        .execute(),
+    analyticsLeadPages: () =>
+      db
+        .selectFrom('analyticsLeadPages')
+        .selectAll()
+        .where((eb) => eb.or([eb('leadId', 'in', leads), eb('pageId', 'in', pages)]))
+        .execute(),
+    analyticsReach: () => db.selectFrom('analyticsReach').selectAll().where('pageId', 'in', pages).execute(),
+    analyticsViews: () => db.selectFrom('analyticsViews').selectAll().where('pageId', 'in', pages).execute(),
+    analyticsPageDays: () =>
+      db.selectFrom('analyticsPageDays').selectAll().where('pageId', 'in', pages).execute(),
+    analyticsPageLeads: () =>
+      db.selectFrom('analyticsPageLeads').selectAll().where('pageId', 'in', pages).execute(),
+    analyticsFurthest: () =>
+      db.selectFrom('analyticsFurthest').selectAll().where('pageId', 'in', pages).execute(),
+    analyticsSteps: () =>
+      db.selectFrom('analyticsSteps').selectAll().where('funnelId', 'in', funnels).execute(),
+    analyticsFunnelDays: () =>
+      db.selectFrom('analyticsFunnelDays').selectAll().where('funnelId', 'in', funnels).execute(),
+    analyticsPageMeta: () =>
+      db.selectFrom('analyticsPageMeta').selectAll().where('pageId', 'in', pages).execute(),
   };
 }
 

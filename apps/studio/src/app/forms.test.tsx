@@ -78,6 +78,8 @@ describe('the first-run form', () => {
           accountName: 'Acme',
           accountSlug: 'acme',
           language: 'es',
+          // The browser's own time zone becomes the account's.
+          timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
         },
       },
     ]);
@@ -160,7 +162,7 @@ const ACCOUNT = {
   name: 'Acme',
   subscriptionStatus: 'active',
   createdAt: '2026-01-01T00:00:00.000Z',
-  settings: { whatsappLandingButtonBgColor: null, contactEmail: null },
+  settings: { whatsappLandingButtonBgColor: null, contactEmail: null, timeZone: 'America/Bogota' },
 };
 
 describe('the account settings form', () => {
@@ -185,7 +187,11 @@ describe('the account settings form', () => {
     expect(fieldLabelled('Correo de contacto').value).toBe('hola@acme.com');
     expect(sent.find((s) => s.method === 'PATCH')?.body).toEqual({
       name: 'Acme',
-      settings: { contactEmail: 'hola@acme.com', whatsappLandingButtonBgColor: null },
+      settings: {
+        contactEmail: 'hola@acme.com',
+        whatsappLandingButtonBgColor: null,
+        timeZone: 'America/Bogota',
+      },
     });
   });
 

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { api, isApiError } from '../api/api';
 import { useLanguage, useMessages } from '../i18n/i18n';
+import { browserTimeZone } from '../i18n/time-zone';
 import { AuthCard } from '../layout/AuthLayout';
 import { setupStateQuery, storeSession } from '../session/session';
 import { Button, buttonClass } from '../ui/Button';
@@ -34,7 +35,15 @@ function SetupForm() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const form = useContractForm(FirstRunSetup, {
-    defaultValues: { name: '', email: '', password: '', accountName: '', accountSlug: '', language },
+    defaultValues: {
+      name: '',
+      email: '',
+      password: '',
+      accountName: '',
+      accountSlug: '',
+      language,
+      timeZone: browserTimeZone(),
+    },
   });
   const { failure, fail, clear } = useSubmitFailure(form, {
     conflict: { field: 'accountSlug', message: t('slugTaken') },

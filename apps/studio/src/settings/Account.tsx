@@ -2,6 +2,7 @@ import {
   AccountSettings,
   AccountUpdate,
   Color,
+  TimeZone,
   type AccountAnswer,
   type AccountUpdateInput,
 } from '@embudo/contracts';
@@ -10,6 +11,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../api/api';
 import { useMessages } from '../i18n/i18n';
+import { timeZoneLabel, timeZoneNames } from '../i18n/time-zone';
 import { useCan } from '../session/session';
 import { Button } from '../ui/Button';
 import {
@@ -17,6 +19,7 @@ import {
   Field,
   FormAlert,
   Input,
+  Select,
   formStyles,
   useContractForm,
   useSubmitFailure,
@@ -39,6 +42,7 @@ const AccountForm = z.object({
   settings: z.object({
     contactEmail: z.union([z.literal(''), AccountSettings.shape.contactEmail.unwrap().unwrap()]),
     whatsappLandingButtonBgColor: z.union([z.literal(''), Color]),
+    timeZone: TimeZone,
   }),
 });
 type AccountForm = z.infer<typeof AccountForm>;
@@ -56,6 +60,7 @@ function valuesOf(account: AccountAnswer): AccountForm {
     settings: {
       contactEmail: account.settings.contactEmail ?? '',
       whatsappLandingButtonBgColor: account.settings.whatsappLandingButtonBgColor ?? '',
+      timeZone: account.settings.timeZone,
     },
   };
 }
@@ -94,6 +99,7 @@ function AccountDetails({ account }: { account: AccountAnswer }) {
                 values.settings.whatsappLandingButtonBgColor === ''
                   ? null
                   : values.settings.whatsappLandingButtonBgColor,
+              timeZone: values.settings.timeZone,
             },
           });
         })(event)
@@ -131,6 +137,15 @@ function AccountDetails({ account }: { account: AccountAnswer }) {
               error={errors.settings?.contactEmail}
             >
               <Input type="email" autoComplete="email" {...register('settings.contactEmail')} />
+            </Field>
+            <Field label={t('timeZone')} hint={t('timeZoneHint')} error={errors.settings?.timeZone}>
+              <Select defaultValue={account.settings.timeZone} {...register('settings.timeZone')}>
+                {timeZoneNames(account.settings.timeZone).map((zone) => (
+                  <option key={zone} value={zone}>
+                    {timeZoneLabel(zone)}
+                  </option>
+                ))}
+              </Select>
             </Field>
             <ColorField
               form={form}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SubscriptionStatus } from '../enums';
-import { Color, Id, IsoDateTime, Name } from '../primitives';
+import { Color, Id, IsoDateTime, Name, TimeZone } from '../primitives';
 
 /** Words used by routes; an account slug can never be one of them (architecture §5.1). */
 export const RESERVED_SLUGS = [
@@ -39,6 +39,8 @@ export const AccountSettings = z.strictObject({
   lpiButtonBgColor: Color.nullable().default(null),
   /** Where the legal pages say visitors can write. */
   contactEmail: z.email().max(254).nullable().default(null),
+  /** Where the account's days begin and end: analytics counts by its calendar days (decision 25). */
+  timeZone: TimeZone.default('UTC'),
 });
 export type AccountSettings = z.infer<typeof AccountSettings>;
 
@@ -56,6 +58,7 @@ export type Account = z.infer<typeof Account>;
 const SettingsChange = z.strictObject({
   lpiButtonBgColor: AccountSettings.shape.lpiButtonBgColor.unwrap().optional(),
   contactEmail: AccountSettings.shape.contactEmail.unwrap().optional(),
+  timeZone: TimeZone.optional(),
 });
 
 export const AccountUpdate = z.strictObject({
@@ -72,6 +75,7 @@ export const AccountSettingsAnswer = z.strictObject({
   /** Button colour for WhatsApp landing pages (architecture §5.12); null keeps each page's own colour. */
   whatsappLandingButtonBgColor: AccountSettings.shape.lpiButtonBgColor,
   contactEmail: AccountSettings.shape.contactEmail,
+  timeZone: TimeZone,
 });
 export type AccountSettingsAnswer = z.infer<typeof AccountSettingsAnswer>;
 
@@ -80,8 +84,8 @@ export const AccountAnswer = Account.extend({ settings: AccountSettingsAnswer })
 export type AccountAnswer = z.infer<typeof AccountAnswer>;
 
 export function toAccountAnswer(account: Account): AccountAnswer {
-  const { lpiButtonBgColor, contactEmail } = account.settings;
-  return { ...account, settings: { whatsappLandingButtonBgColor: lpiButtonBgColor, contactEmail } };
+  const { lpiButtonBgColor, contactEmail, timeZone } = account.settings;
+  return { ...account, settings: { whatsappLandingButtonBgColor: lpiButtonBgColor, contactEmail, timeZone } };
 }
 
 /**

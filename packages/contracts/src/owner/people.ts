@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Language } from '../enums';
-import { Id, IsoDateTime, Name } from '../primitives';
+import { Id, IsoDateTime, Name, TimeZone } from '../primitives';
 import { AccountSlug } from './account';
 
 /**
@@ -47,6 +47,8 @@ export const FirstRunSetup = z.strictObject({
   accountName: Name,
   accountSlug: AccountSlug,
   language: Language.optional(),
+  /** The account's time zone; the Studio sends the browser's. */
+  timeZone: TimeZone.optional(),
 });
 export type FirstRunSetup = z.infer<typeof FirstRunSetup>;
 

@@ -9,6 +9,7 @@ import * as contentVersions from './0006-content-versions';
 import * as pixelEventsOfLeads from './0007-pixel-events-of-leads';
 import * as studioPeople from './0008-studio-people';
 import * as leadSearch from './0009-lead-search';
+import * as analytics from './0010-analytics';
 
 /** Migrations in order. Each takes the dialect for the rare type that differs (architecture §5.11). */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -22,5 +23,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0007-pixel-events-of-leads': { up: (db: Kysely<unknown>) => pixelEventsOfLeads.up(db) },
     '0008-studio-people': { up: (db: Kysely<unknown>) => studioPeople.up(db) },
     '0009-lead-search': { up: (db: Kysely<unknown>) => leadSearch.up(db, dialect) },
+    '0010-analytics': { up: (db: Kysely<unknown>) => analytics.up(db, dialect) },
   };
 }

@@ -37,7 +37,7 @@ describe.each(TEST_DIALECTS)('the account settings’ names over the API on %s',
     const answer = await account(key, 'GET');
     expect(answer.status).toBe(200);
     const settings = (answer.body as { settings: Record<string, unknown> }).settings;
-    expect(settings).toEqual({ whatsappLandingButtonBgColor: null, contactEmail: null });
+    expect(settings).toEqual({ whatsappLandingButtonBgColor: null, contactEmail: null, timeZone: 'UTC' });
     expect(settings).not.toHaveProperty('lpiButtonBgColor');
   });
 
@@ -51,7 +51,11 @@ describe.each(TEST_DIALECTS)('the account settings’ names over the API on %s',
   it('still takes the colour under its old name, and answers it under the new one', async () => {
     const key = await newOwner();
     const patched = await accountOf(key, 'PATCH', { settings: { lpiButtonBgColor: '#128c7e' } });
-    expect(patched.settings).toEqual({ whatsappLandingButtonBgColor: '#128c7e', contactEmail: null });
+    expect(patched.settings).toEqual({
+      whatsappLandingButtonBgColor: '#128c7e',
+      contactEmail: null,
+      timeZone: 'UTC',
+    });
     expect((await accountOf(key, 'GET')).settings.whatsappLandingButtonBgColor).toBe('#128c7e');
   });
 
@@ -62,15 +66,21 @@ describe.each(TEST_DIALECTS)('the account settings’ names over the API on %s',
     expect(withEmail.settings).toEqual({
       whatsappLandingButtonBgColor: '#25d366',
       contactEmail: 'hola@example.test',
+      timeZone: 'UTC',
     });
     const withColour = await accountOf(key, 'PATCH', { settings: { lpiButtonBgColor: '#128c7e' } });
     expect(withColour.settings).toEqual({
       whatsappLandingButtonBgColor: '#128c7e',
       contactEmail: 'hola@example.test',
+      timeZone: 'UTC',
     });
     const cleared = await accountOf(key, 'PATCH', { settings: { contactEmail: null } });
     expect((await accountOf(key, 'GET')).settings).toEqual(cleared.settings);
-    expect(cleared.settings).toEqual({ whatsappLandingButtonBgColor: '#128c7e', contactEmail: null });
+    expect(cleared.settings).toEqual({
+      whatsappLandingButtonBgColor: '#128c7e',
+      contactEmail: null,
+      timeZone: 'UTC',
+    });
   });
 
   it('prefers the new name when a PATCH sends both', async () => {

@@ -25,6 +25,15 @@ export function createAccountRepo(db: Db) {
   const bySlug = reusableQuery(db, ['slug'], ({ slug }) =>
     db.selectFrom('accounts').selectAll().where('slug', '=', slug),
   );
+  // Read for every owner request made with an API key.
+  const byKeyHash = reusableQuery(db, ['keyHash'], ({ keyHash }) =>
+    db
+      .selectFrom('apiKeys')
+      .innerJoin('accounts', 'accounts.id', 'apiKeys.accountId')
+      .selectAll('accounts')
+      .select('apiKeys.id as keyId')
+      .where('apiKeys.keyHash', '=', keyHash),
+  );
   return {
     async insert(row: AccountRow, apiKey: Database['apiKeys']): Promise<void> {
       await db.transaction().execute(async (trx) => {
@@ -44,14 +53,7 @@ export function createAccountRepo(db: Db) {
       await db.updateTable('accounts').set(values).where('id', '=', id).execute();
     },
     /** The account an API key belongs to, by the key's hash. */
-    findByKeyHash: (keyHash: string) =>
-      db
-        .selectFrom('apiKeys')
-        .innerJoin('accounts', 'accounts.id', 'apiKeys.accountId')
-        .selectAll('accounts')
-        .select('apiKeys.id as keyId')
-        .where('apiKeys.keyHash', '=', keyHash)
-        .executeTakeFirst(),
+    findByKeyHash: async (keyHash: string) => (await byKeyHash({ keyHash }))[0],
     async insertApiKey(row: Database['apiKeys']): Promise<void> {
       await db
         .insertInto('apiKeys')

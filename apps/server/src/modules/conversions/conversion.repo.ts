@@ -7,16 +7,22 @@ export function createConversionRepo(db: Db) {
   return {
     /**
      * Records a conversion (once: its id is derived) and, in the same transaction, the writes that
-     * come with it (`also`: the page's completion, from lead progress).
+     * come with it (`also`: the page's completion, from lead progress) and, when it was new, those
+     * that count it (`counted`: the analytics rollups).
      */
-    async record(conversion: ConversionRow, also?: (trx: Db) => Promise<void>): Promise<void> {
+    async record(
+      conversion: ConversionRow,
+      also?: (trx: Db) => Promise<void>,
+      counted?: (trx: Db) => Promise<void>,
+    ): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        await trx
+        const inserted = await trx
           .insertInto('conversions')
           .values(conversion)
           .onConflict((oc) => oc.column('id').doNothing())
-          .execute();
+          .executeTakeFirst();
         if (also) await also(trx);
+        if (counted && Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) await counted(trx);
       });
     },
 

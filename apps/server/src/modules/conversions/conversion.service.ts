@@ -1,3 +1,4 @@
+import type { RollupIngest } from '../analytics/rollup-ingest';
 import {
   TrackingMessage,
   VisitorMessage,
@@ -22,6 +23,8 @@ export interface ConversionServiceDeps {
   conversions: Pick<ConversionRepo, 'record' | 'funnelSettings' | 'setLeadIp'>;
   progress: Pick<LeadProgressService, 'byToken' | 'identify' | 'completion'>;
   locate?: Locate;
+  /** The analytics rollups, kept in the conversion's transaction (decision 25). */
+  rollups?: Pick<RollupIngest, 'lock' | 'conversionStored'>;
   now?: () => number;
 }
 
@@ -38,6 +41,7 @@ export function createConversionService({
   conversions,
   progress,
   locate,
+  rollups,
   now = Date.now,
 }: ConversionServiceDeps) {
   async function record(
@@ -49,19 +53,22 @@ export function createConversionService({
   ): Promise<void> {
     const at = now();
     const where = locate ? await locate(context.ip).catch(() => null) : null;
-    await conversions.record(
-      {
-        id: eventId(lead.leadId, kind, key),
-        accountId: lead.accountId,
-        funnelId: lead.funnelId,
-        leadId: lead.leadId,
-        pageId: lead.page.id,
-        kind,
-        details: JSON.stringify({ city: where?.city ?? null, countryCode: where?.countryCode ?? null }),
-        createdAt: at,
-      },
-      completesPage ? await progress.completion(lead, at) : undefined,
-    );
+    const row = {
+      id: eventId(lead.leadId, kind, key),
+      accountId: lead.accountId,
+      funnelId: lead.funnelId,
+      leadId: lead.leadId,
+      pageId: lead.page.id,
+      kind,
+      details: JSON.stringify({ city: where?.city ?? null, countryCode: where?.countryCode ?? null }),
+      createdAt: at,
+    };
+    const also = completesPage ? await progress.completion(lead, at) : undefined;
+    if (!rollups) {
+      await conversions.record(row, also);
+      return;
+    }
+    await rollups.lock.run(() => conversions.record(row, also, (trx) => rollups.conversionStored(trx, row)));
   }
 
   /** The lead and its page, or the answer that refuses the call (unknown token, inactive account). */

@@ -41,13 +41,17 @@ const ACCOUNTS: { slug: string; name: string; settings?: Account['settings']; fu
     slug: 'demo',
     name: 'Demo',
     // The legal pages name an address to write to (example.com is reserved for examples: RFC 2606).
-    settings: { lpiButtonBgColor: null, contactEmail: DEMO_CONTACT_EMAIL },
+    settings: { lpiButtonBgColor: null, contactEmail: DEMO_CONTACT_EMAIL, timeZone: 'America/Mexico_City' },
     funnels: [VSL_FUNNEL, LPI_FUNNEL],
   },
   {
     slug: 'enigma',
     name: 'Enigma',
-    settings: { lpiButtonBgColor: '#25d366', contactEmail: DEMO_CONTACT_EMAIL },
+    settings: {
+      lpiButtonBgColor: '#25d366',
+      contactEmail: DEMO_CONTACT_EMAIL,
+      timeZone: 'America/Sao_Paulo',
+    },
     funnels: [
       { ...LPI_FUNNEL, funnel: { ...LPI_FUNNEL.funnel, name: 'Enigma WhatsApp' }, leads: ['Fernanda'] },
     ],

@@ -1,4 +1,4 @@
-import { reusableQuery } from '../../db/reusable-query';
+import { reusableQuery, type Value } from '../../db/reusable-query';
 import type { Db } from '../../db';
 import {
   expressionBuilder,
@@ -11,6 +11,20 @@ import type { Database } from '../../db/schema';
 import { MAX_TERMS_PER_LEAD, searchTerms, upperBound } from '../../lib/search-terms';
 
 export type LeadRow = Database['leads'];
+
+/** The columns a lead is shown with (toLead): a list reads only these, never the token's hash. */
+const SHOWN_COLUMNS = [
+  'id',
+  'funnelId',
+  'name',
+  'email',
+  'phone',
+  'currentPageId',
+  'deadlineAt',
+  'deadlineExceptionOn',
+  'createdAt',
+] as const;
+export type ShownLeadRow = Pick<LeadRow, (typeof SHOWN_COLUMNS)[number]>;
 
 /** SQLite allows 32,766 bound values per statement; 11 columns × 500 rows stays far below. */
 const INSERT_CHUNK = 500;
@@ -87,7 +101,7 @@ export function createLeadRepo(db: Db) {
     beyond: '>' | '<',
     after: LeadKey | undefined,
     inRange: (t: ExpressionBuilder<Database, 'leadSearchTerms'>) => Expression<SqlBool>,
-  ): Promise<LeadRow[]> {
+  ): Promise<ShownLeadRow[]> {
     let found = db
       .selectFrom('leadSearchTerms')
       .select(['leadId', 'createdAt'])
@@ -111,7 +125,7 @@ export function createLeadRepo(db: Db) {
     if (ids.length === 0) return [];
     const rows = await db
       .selectFrom('leads')
-      .selectAll()
+      .select(SHOWN_COLUMNS)
       .where(
         'id',
         'in',
@@ -122,12 +136,50 @@ export function createLeadRepo(db: Db) {
     return ids.flatMap((r) => byId.get(r.leadId) ?? []);
   }
 
+  type PageSlot = 'funnelId' | 'limit' | 'pageId' | 'afterAt' | 'afterId';
+  /** Every slot is given; a shape without a slot ignores its value. */
+  type PageRead = (values: Record<PageSlot, Value>) => Promise<ShownLeadRow[]>;
+  const pageReads = new Map<string, PageRead>();
+  /**
+   * A page of leads without a search, compiled once for each of its eight shapes (order, page filter,
+   * continued or not): the leads table asks for one at every turn of a page.
+   */
+  function pageRead(order: 'oldest' | 'newest', filtered: boolean, continued: boolean): PageRead {
+    const shape = `${order}:${String(filtered)}:${String(continued)}`;
+    let read = pageReads.get(shape);
+    if (read === undefined) {
+      const direction = order === 'oldest' ? 'asc' : 'desc';
+      const beyond = order === 'oldest' ? '>' : '<';
+      const names: PageSlot[] = [
+        'funnelId',
+        'limit',
+        ...(filtered ? (['pageId'] as const) : []),
+        ...(continued ? (['afterAt', 'afterId'] as const) : []),
+      ];
+      read = reusableQuery(db, names, (v) => {
+        let query = db.selectFrom('leads').select(SHOWN_COLUMNS).where('funnelId', '=', v.funnelId);
+        if (filtered) query = query.where('currentPageId', '=', v.pageId);
+        if (continued) {
+          query = query.where((eb) =>
+            eb.or([
+              eb('createdAt', beyond, v.afterAt),
+              eb.and([eb('createdAt', '=', v.afterAt), eb('id', beyond, v.afterId)]),
+            ]),
+          );
+        }
+        return query.orderBy('createdAt', direction).orderBy('id', direction).limit(v.limit);
+      });
+      pageReads.set(shape, read);
+    }
+    return read;
+  }
+
   const byTokenHash = reusableQuery(db, ['tokenHash'], ({ tokenHash }) =>
     db.selectFrom('leads').selectAll().where('tokenHash', '=', tokenHash),
   );
   return {
     /** Inserts all the leads and their search terms in one transaction: an import lands whole or not at all. */
-    async insertMany(rows: LeadRow[]): Promise<void> {
+    async insertMany(rows: LeadRow[], counted?: (trx: Trx) => Promise<void>): Promise<void> {
       await db.transaction().execute(async (trx) => {
         for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
           await trx
@@ -136,6 +188,8 @@ export function createLeadRepo(db: Db) {
             .execute();
         }
         await insertTerms(trx, rows);
+        // What counts them (the analytics rollups), in the same transaction.
+        if (counted) await counted(trx);
       });
     },
     findById: (id: string) => db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirst(),
@@ -156,6 +210,19 @@ export function createLeadRepo(db: Db) {
      * index of search terms (funnel_id, term, lead_id) by prefix ranges (decision 22).
      */
     listByFunnel: ({ funnelId, limit, order, after, prefixes, pageId }: LeadPageQuery) => {
+      if (prefixes === undefined) {
+        return pageRead(
+          order,
+          pageId !== undefined,
+          after !== undefined,
+        )({
+          funnelId,
+          limit,
+          pageId: pageId ?? null,
+          afterAt: after?.createdAt ?? null,
+          afterId: after?.id ?? null,
+        });
+      }
       const direction = order === 'oldest' ? 'asc' : 'desc';
       const beyond = order === 'oldest' ? '>' : '<';
       const eb = expressionBuilder<Database, 'leads'>();
@@ -168,16 +235,6 @@ export function createLeadRepo(db: Db) {
             eb.and([eb('leads.createdAt', '=', after.createdAt), eb('leads.id', beyond, after.id)]),
           ]),
         );
-      }
-      if (prefixes === undefined) {
-        return db
-          .selectFrom('leads')
-          .selectAll('leads')
-          .where(eb.and(conditions))
-          .orderBy('leads.createdAt', direction)
-          .orderBy('leads.id', direction)
-          .limit(limit)
-          .execute();
       }
       const inRange = (t: ExpressionBuilder<Database, 'leadSearchTerms'>) =>
         t.or(prefixes.map((prefix) => t.and([t('term', '>=', prefix), t('term', '<', upperBound(prefix))])));
@@ -194,7 +251,7 @@ export function createLeadRepo(db: Db) {
       return db
         .selectFrom(matches)
         .crossJoin('leads')
-        .selectAll('leads')
+        .select(SHOWN_COLUMNS.map((column) => `leads.${column}` as const))
         .whereRef('leads.id', '=', 'm.leadId')
         .where(eb.and(conditions))
         .orderBy('leads.createdAt', direction)

@@ -1,3 +1,4 @@
+import type { RollupIngest } from '../analytics/rollup-ingest';
 import { createHash } from 'node:crypto';
 import { Id } from '@embudo/contracts';
 import type {
@@ -17,9 +18,9 @@ import { requireOwned } from '../auth/permissions';
 import type { FunnelRecord, FunnelService } from '../funnels/funnel.service';
 import type { LeadProgressService } from '../lead-progress/lead-progress.service';
 import type { EventWriter } from '../tracking/event-writer';
-import type { LeadKey, LeadRepo, LeadRow } from './lead.repo';
+import type { LeadKey, LeadRepo, LeadRow, ShownLeadRow } from './lead.repo';
 
-export function toLead(row: LeadRow): Lead {
+export function toLead(row: ShownLeadRow): Lead {
   return {
     id: row.id,
     funnelId: row.funnelId,
@@ -99,8 +100,10 @@ export interface LeadServiceDeps {
    * of them lands after the lead is gone.
    */
   events?: Pick<EventWriter, 'drain'>;
-  funnels: Pick<FunnelService, 'load'>;
+  funnels: Pick<FunnelService, 'load' | 'requireFunnel'>;
   links: LeadLinks;
+  /** The analytics rollups, kept in the transaction that stores new leads (decision 25). */
+  rollups?: Pick<RollupIngest, 'lock' | 'leadsStored'>;
   now?: () => number;
 }
 
@@ -113,6 +116,7 @@ export function createLeadService({
   funnels,
   links,
   events,
+  rollups,
   now = Date.now,
 }: LeadServiceDeps) {
   async function load(owner: Pick<Account, 'id'>, id: string): Promise<LeadRow> {
@@ -147,7 +151,10 @@ export function createLeadService({
       };
       return { row, token };
     });
-    await leads.insertMany(created.map((c) => c.row));
+    const rows = created.map((c) => c.row);
+    if (rollups)
+      await rollups.lock.run(() => leads.insertMany(rows, (trx) => rollups.leadsStored(trx, rows)));
+    else await leads.insertMany(rows);
     return created.map(({ row, token }) => ({
       lead: toLead(row),
       token,
@@ -184,7 +191,7 @@ export function createLeadService({
      * of a phone's digits, or by current page; oldest or newest first; keyset paging.
      */
     async list(owner: Pick<Account, 'id'>, funnelId: string, query: LeadListOptions): Promise<LeadList> {
-      await funnels.load(owner, funnelId);
+      await funnels.requireFunnel(owner, funnelId);
       const order = query.order ?? 'oldest';
       const list = listOf(order, query.search, query.pageId);
       const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, list);

@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import type { DatabaseHandle } from '../../db';
 import type { StatementText } from '../../db/reusable-query';
 import type { Database } from '../../db/schema';
+import type { RollupIngest, WrittenBatch } from '../analytics/rollup-ingest';
 import type { LeadProgressService, ResumePoint } from '../lead-progress/lead-progress.service';
 import type { EventRepo, EventRow, EventTable } from './event.repo';
 
@@ -40,6 +41,11 @@ export interface EventWriterDeps {
   events: Pick<EventRepo, 'appendInserts' | 'endSession' | 'touchSession'>;
   /** The statement of a resume point, which lead progress owns. */
   progress: Pick<LeadProgressService, 'resumePointStatement'>;
+  /**
+   * The analytics rollups, kept in each batch's own transaction (decision 25): their statements join
+   * the batch, planned under their lock. Left out, batches keep none.
+   */
+  rollups?: Pick<RollupIngest, 'planFor' | 'lock'>;
 }
 
 /**
@@ -50,7 +56,7 @@ export interface EventWriterDeps {
  * (decision 0017).
  */
 export function createEventWriter(
-  { database, events, progress }: EventWriterDeps,
+  { database, events, progress, rollups }: EventWriterDeps,
   options: { maxBatch?: number } = {},
 ): EventWriter {
   const maxBatch = options.maxBatch ?? 2000;
@@ -63,6 +69,7 @@ export function createEventWriter(
   function compile(batch: Pending[]): {
     statements: StatementText[];
     affected: (changes: number[]) => number[];
+    written: WrittenBatch;
   } {
     const statements: StatementText[] = [];
     /** For each write: the statement whose changed rows it reports, or a fixed count. */
@@ -96,17 +103,36 @@ export function createEventWriter(
     }
     for (const [id, at] of touches) statements.push(events.touchSession({ at, id }));
     for (const p of positions.values()) statements.push(progress.resumePointStatement(p));
+    const rowsOf = <T extends EventTable>(table: T) =>
+      (inserts.get(table) ?? []) as Insertable<Database[T]>[];
     return {
       statements,
       affected: (changes) =>
         source.map((from) => ('fixed' in from ? from.fixed : (changes[from.statement] ?? 0))),
+      written: {
+        sessions: rowsOf('pageSessions'),
+        videoRecords: rowsOf('videoRecords'),
+        actions: rowsOf('actions'),
+        ends: batch.flatMap(({ op }) =>
+          op.kind === 'endSession' ? [{ id: op.id, leadId: op.leadId, endReason: op.endReason }] : [],
+        ),
+      },
     };
+  }
+
+  /** Writes the batch, with its rollups when they are kept; resolves with each write's changed rows. */
+  async function write(batch: Pending[]): Promise<number[]> {
+    const { statements, affected, written } = compile(batch);
+    if (!rollups) return affected(await database.writeBatch(statements));
+    return rollups.lock.run(async () => {
+      const kept = await rollups.planFor(written);
+      return affected(await database.writeBatch([...statements, ...kept]));
+    });
   }
 
   async function commit(batch: Pending[]): Promise<void> {
     try {
-      const { statements, affected } = compile(batch);
-      const counts = affected(await database.writeBatch(statements));
+      const counts = await write(batch);
       batches++;
       ops += batch.length;
       batch.forEach((p, i) => {

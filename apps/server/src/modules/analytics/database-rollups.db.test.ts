@@ -1,0 +1,312 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../../../test/databases';
+import type { DayRange, PageNumbers, RawRows } from './analytics-types';
+import { createAccountRepo } from '../accounts/account.repo';
+import { createAccountService } from '../accounts/account.service';
+import { createAnalyticsRepo } from './analytics.repo';
+import { createAnalyticsService } from './analytics.service';
+import { createDatabaseRollups } from './database-rollups';
+import { arrivalOf, eventsOf, rawRowsArbitrary } from './raw-streams';
+import { referenceFunnelNumbers, referencePageNumbers } from './reference';
+import type { RawEvent } from './rollup-batch';
+
+/**
+ * The rollups as the database keeps them (migration 0010, decision 25), on SQLite and PostgreSQL:
+ * random streams, in random orders and cut into batches of random sizes (each its own transaction,
+ * so later batches read the state rows earlier ones wrote), give every page and funnel exactly the
+ * brute-force numbers over several ranges.
+ */
+
+/** The stream's ids under a prefix of their own, so that every run has its own rows. */
+function prefixed(rows: RawRows, p: string): RawRows {
+  return {
+    leads: rows.leads.map((r) => ({ ...r, id: p + r.id, funnelId: p + r.funnelId })),
+    pages: rows.pages.map((r) => ({ ...r, id: p + r.id, funnelId: p + r.funnelId })),
+    sessions: rows.sessions.map((r) => ({
+      ...r,
+      id: p + r.id,
+      leadId: p + r.leadId,
+      funnelId: p + r.funnelId,
+      pageId: p + r.pageId,
+    })),
+    videoRecords: rows.videoRecords.map((r) => ({
+      ...r,
+      id: p + r.id,
+      pageSessionId: p + r.pageSessionId,
+      leadId: p + r.leadId,
+    })),
+    actions: rows.actions.map((r) => ({
+      ...r,
+      id: p + r.id,
+      leadId: p + r.leadId,
+      pageSessionId: r.pageSessionId === null ? null : p + r.pageSessionId,
+    })),
+    conversions: rows.conversions.map((r) => ({
+      ...r,
+      id: p + r.id,
+      leadId: p + r.leadId,
+      funnelId: p + r.funnelId,
+      pageId: r.pageId === null ? null : p + r.pageId,
+    })),
+  };
+}
+
+/** The rows the rollup tables point at: account, funnels, pages, leads, page sessions. */
+async function storeBaseRows(database: TestDatabase, rows: RawRows, p: string): Promise<void> {
+  const accountId = `${p}account`;
+  const at = 1;
+  await database.db
+    .insertInto('accounts')
+    .values({
+      id: accountId,
+      slug: p.replace(/[^a-z0-9]/g, ''),
+      name: p,
+      subscriptionStatus: 'active',
+      // UTC−3 all year, as the streams' days are.
+      settings: JSON.stringify({ timeZone: 'America/Argentina/Buenos_Aires' }),
+      createdAt: at,
+    })
+    .execute();
+  const funnelIds = new Set([...rows.pages, ...rows.leads, ...rows.conversions].map((r) => r.funnelId));
+  for (const id of funnelIds) {
+    await database.db
+      .insertInto('funnels')
+      .values({
+        id,
+        accountId,
+        name: id,
+        typeFunnel: 'VSL',
+        language: 'es',
+        settings: '{}',
+        pixel: '{}',
+        createdAt: at,
+        updatedAt: at,
+      })
+      .execute();
+  }
+  for (const page of rows.pages) {
+    await database.db
+      .insertInto('pages')
+      .values({
+        id: page.id,
+        funnelId: page.funnelId,
+        position: page.position,
+        layout: 'VSL',
+        buttonAction: 'NEXT-PAGE',
+        content: '{}',
+        createdAt: at,
+        updatedAt: at,
+      })
+      .execute();
+  }
+  for (const lead of rows.leads) {
+    await database.db
+      .insertInto('leads')
+      .values({
+        id: lead.id,
+        accountId,
+        funnelId: lead.funnelId,
+        tokenHash: lead.id,
+        name: lead.id,
+        createdAt: lead.createdAt,
+      })
+      .execute();
+  }
+  for (const s of rows.sessions) {
+    await database.db
+      .insertInto('pageSessions')
+      .values({
+        id: s.id,
+        leadId: s.leadId,
+        funnelId: s.funnelId,
+        pageId: s.pageId,
+        startAt: s.startAt,
+        startReason: 'INITIAL_LOAD',
+        endInferred: 0,
+        details: '{}',
+        lastSeenAt: s.startAt,
+      })
+      .execute();
+  }
+}
+
+/** The stream's events as stored rows: what a rebuild reads back. */
+async function storeEventRows(database: TestDatabase, rows: RawRows, p: string): Promise<void> {
+  const accountId = `${p}account`;
+  for (const s of rows.sessions) {
+    if (s.endReason !== null)
+      await database.db
+        .updateTable('pageSessions')
+        .set({ endReason: s.endReason, endAt: s.startAt })
+        .where('id', '=', s.id)
+        .execute();
+  }
+  for (const r of rows.videoRecords) {
+    await database.db
+      .insertInto('videoRecords')
+      .values({
+        id: r.id,
+        pageSessionId: r.pageSessionId,
+        leadId: r.leadId,
+        startViewTime: r.startViewTime,
+        endViewTime: r.endViewTime,
+        startTimeVideo: r.startTimeVideo,
+        endTimeVideo: r.endTimeVideo,
+        details: JSON.stringify({ state: r.state, videoDuration: r.videoDuration, reproductionTime: 0 }),
+        receivedAt: r.startViewTime,
+      })
+      .execute();
+  }
+  for (const a of rows.actions) {
+    await database.db
+      .insertInto('actions')
+      .values({
+        id: a.id,
+        pageSessionId: a.pageSessionId,
+        leadId: a.leadId,
+        action: a.action,
+        occurredAt: a.receivedAt,
+        details: '{}',
+        receivedAt: a.receivedAt,
+      })
+      .execute();
+  }
+  for (const c of rows.conversions) {
+    await database.db
+      .insertInto('conversions')
+      .values({
+        id: c.id,
+        accountId,
+        funnelId: c.funnelId,
+        leadId: c.leadId,
+        pageId: c.pageId,
+        kind: c.kind,
+        details: '{}',
+        createdAt: c.createdAt,
+      })
+      .execute();
+  }
+}
+
+/** Each row once (the writer stores a retried event once), in batches of the sizes given. */
+function batchesOf(events: RawEvent[], sizes: number[]): RawEvent[][] {
+  const seen = new Set<string>();
+  const once = events.filter((event) => {
+    const key = event.kind === 'sessionEnd' ? `end ${event.sessionId}` : `${event.kind} ${event.row.id}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const batches: RawEvent[][] = [];
+  let at = 0;
+  for (let i = 0; at < once.length; i++) {
+    const size = sizes[i % Math.max(1, sizes.length)] ?? once.length;
+    batches.push(once.slice(at, at + size));
+    at += size;
+  }
+  return batches;
+}
+
+const rounded = (numbers: PageNumbers) => ({
+  ...numbers,
+  averageWatched: numbers.averageWatched === null ? null : Number(numbers.averageWatched.toFixed(12)),
+});
+
+describe.each(TEST_DIALECTS)('analytics rollups in the database on %s', (dialect) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it('give every page and funnel exactly the brute-force numbers, batch after batch', async () => {
+    const rollups = createDatabaseRollups({ db: database.db, analytics: createAnalyticsRepo(dialect) });
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        rawRowsArbitrary().chain((stream) =>
+          fc.record({
+            stream: fc.constant(stream),
+            arrival: arrivalOf(stream.rows),
+            sizes: fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 5 }),
+          }),
+        ),
+        async ({ stream, arrival, sizes }) => {
+          const p = `run${String(run++)}x${Math.random().toString(36).slice(2, 8)}-`;
+          const rows = prefixed(stream.rows, p);
+          await storeBaseRows(database, rows, p);
+          for (const batch of batchesOf(eventsOf(rows, arrival), sizes))
+            await rollups.ingest(batch, () => stream.dayOf);
+          const ranges: DayRange[] = [
+            stream.range,
+            { from: stream.range.from, to: stream.range.from },
+            { from: stream.range.to, to: stream.range.to },
+            { from: stream.range.from - 1, to: stream.range.to + 1 },
+          ];
+          for (const range of ranges) {
+            for (const page of rows.pages) {
+              expect(
+                rounded(await rollups.pageNumbers(page, range)),
+                `${page.id} ${JSON.stringify(range)}`,
+              ).toEqual(rounded(referencePageNumbers(rows, page.id, range, stream.dayOf)));
+            }
+            for (const funnelId of new Set(rows.pages.map((page) => page.funnelId))) {
+              const pages = rows.pages.filter((page) => page.funnelId === funnelId);
+              expect(await rollups.funnelNumbers(funnelId, pages, range), funnelId).toEqual(
+                referenceFunnelNumbers(rows, funnelId, range, stream.dayOf),
+              );
+            }
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 240_000);
+
+  it('analytics rebuild recomputes the same numbers from the stored raw rows, and again', async () => {
+    const analytics = createAnalyticsRepo(dialect);
+    const rollups = createDatabaseRollups({ db: database.db, analytics });
+    const service = createAnalyticsService({
+      db: database.db,
+      analytics,
+      rollups,
+      accounts: createAccountService({ accounts: createAccountRepo(database.db) }),
+    });
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(rawRowsArbitrary(), async (stream) => {
+        const p = `rebuild${String(run++)}x${Math.random().toString(36).slice(2, 8)}-`;
+        const rows = prefixed(stream.rows, p);
+        await storeBaseRows(database, rows, p);
+        await storeEventRows(database, rows, p);
+        const expected = (range: DayRange) =>
+          rows.pages.map((page) => rounded(referencePageNumbers(rows, page.id, range, stream.dayOf)));
+        const answered = async (range: DayRange) =>
+          Promise.all(rows.pages.map(async (page) => rounded(await rollups.pageNumbers(page, range))));
+        const counts = await service.rebuild(`${p}account`);
+        expect(counts).toEqual({
+          leads: rows.leads.length,
+          sessions: rows.sessions.length,
+          videoRecords: rows.videoRecords.length,
+          actions: rows.actions.length,
+          conversions: rows.conversions.length,
+        });
+        expect(await answered(stream.range)).toEqual(expected(stream.range));
+        await service.rebuild(`${p}account`);
+        expect(await answered(stream.range)).toEqual(expected(stream.range));
+        const funnelId = rows.pages[0]?.funnelId ?? '';
+        expect(
+          await rollups.funnelNumbers(
+            funnelId,
+            rows.pages.filter((page) => page.funnelId === funnelId),
+            stream.range,
+          ),
+        ).toEqual(referenceFunnelNumbers(rows, funnelId, stream.range, stream.dayOf));
+      }),
+      { numRuns: 20 },
+    );
+  }, 240_000);
+});
