@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Id, IsoDateTime } from '../primitives';
+import { Id, IsoDateTime, Paginated, PaginationQuery } from '../primitives';
+import { Lead } from './lead';
 
 /**
  * Analytics as the owner API answers it (decision 25 defines every number). Days are calendar days of
@@ -122,3 +123,35 @@ export const LeadTimeline = z.object({
   ),
 });
 export type LeadTimeline = z.infer<typeof LeadTimeline>;
+
+/**
+ * The leads worth a follow-up, one row per lead and page they played: `pastButtonNotConverted` (the
+ * default) keeps the rows whose furthest second reached the page's button time without a conversion
+ * on that page; `all` keeps every row with a play. Sorted by the share of the video reached, furthest
+ * first (then by lead id); keyset paging by `cursor`.
+ */
+export const FollowUpQuery = PaginationQuery.extend({
+  filter: z.enum(['pastButtonNotConverted', 'all']).default('pastButtonNotConverted'),
+});
+export type FollowUpQuery = z.infer<typeof FollowUpQuery>;
+
+export const FollowUp = z.object({
+  lead: Lead,
+  pageId: Id,
+  /** The page's place in the funnel, from 0. */
+  position: Count,
+  /** The highest second the lead played on the page. */
+  furthestSecond: Count,
+  /** (furthestSecond + 1) / the video's duration, at most 1; null when the duration is unknown. */
+  reachedShare: Share,
+  /** Distinct seconds of the video the lead played, over all their sessions on the page. */
+  secondsPlayed: Count,
+  pastButton: z.boolean(),
+  converted: z.boolean(),
+  /** The last day (account time zone) the lead played the page's video. */
+  lastPlayedOn: CalendarDate,
+});
+export type FollowUp = z.infer<typeof FollowUp>;
+
+export const FollowUpList = Paginated(FollowUp);
+export type FollowUpList = z.infer<typeof FollowUpList>;

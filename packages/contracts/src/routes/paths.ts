@@ -105,6 +105,12 @@ export const OWNER_ROUTE_PATHS = {
   previews: {
     create: { method: 'POST', path: '/api/owner/pages/:id/preview', audience: 'owner' },
   },
+  analytics: {
+    page: { method: 'GET', path: '/api/owner/pages/:id/analytics', audience: 'owner' },
+    funnel: { method: 'GET', path: '/api/owner/funnels/:id/analytics', audience: 'owner' },
+    followUps: { method: 'GET', path: '/api/owner/funnels/:id/follow-ups', audience: 'owner' },
+    leadTimeline: { method: 'GET', path: '/api/owner/leads/:id/timeline', audience: 'owner' },
+  },
 } as const satisfies PathGroups;
 
 /** The visitor API: what the visitor app calls (it imports these alone, so its bundle has no more). */

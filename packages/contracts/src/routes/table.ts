@@ -1,5 +1,13 @@
 import { z } from 'zod';
 import { AccountAnswer, AccountUpdateInput } from '../owner/account';
+import {
+  AnalyticsRange,
+  FollowUpList,
+  FollowUpQuery,
+  FunnelAnalytics,
+  LeadTimeline,
+  PageAnalytics,
+} from '../owner/analytics';
 import { ApiKey, ApiKeyCreate, ApiKeyCreated } from '../owner/api-key';
 import { Domain, DomainCreate } from '../owner/domain';
 import {
@@ -109,6 +117,7 @@ const tags = {
   leads: ['leads'],
   domains: ['domains'],
   previews: ['previews'],
+  analytics: ['analytics'],
   operator: ['operator'],
   visitor: ['visitor'],
   tracking: ['visitor tracking'],
@@ -384,6 +393,44 @@ export const ROUTES = {
       params: IdParams,
       body: PreviewCreate.nullish(),
       response: { 201: PreviewCreated },
+    }),
+  },
+  analytics: {
+    page: route(P.analytics.page, {
+      tags: tags.analytics,
+      description:
+        "A page's numbers over a range of days of the account's time zone (the last 30 days when " +
+        'from and to are left out; at most 366 days): sessions, plays, unique viewers, retention by ' +
+        'second (reach: distinct leads; views: replays included), clicks, conversions.',
+      params: IdParams,
+      query: AnalyticsRange,
+      response: { 200: PageAnalytics },
+    }),
+    funnel: route(P.analytics.funnel, {
+      tags: tags.analytics,
+      description:
+        "The funnel's steps for the leads that entered it in the range: for each page in order, how " +
+        'many reached it, completed it, clicked its button and converted.',
+      params: IdParams,
+      query: AnalyticsRange,
+      response: { 200: FunnelAnalytics },
+    }),
+    followUps: route(P.analytics.followUps, {
+      tags: tags.analytics,
+      description:
+        'The leads worth a follow-up: by default those who watched past the button time of a page ' +
+        'and did not convert on it, furthest first.',
+      params: IdParams,
+      query: FollowUpQuery,
+      response: { 200: FollowUpList },
+    }),
+    leadTimeline: route(P.analytics.leadTimeline, {
+      tags: tags.analytics,
+      description:
+        "The lead's page sessions, newest first, each with the stretches of video it played, its " +
+        "button actions and its conversions (with the Meta pixel's delivery of each).",
+      params: IdParams,
+      response: { 200: LeadTimeline },
     }),
   },
   site: {
