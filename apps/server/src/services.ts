@@ -1,6 +1,9 @@
 import { createAnalyticsRepo } from './modules/analytics/analytics.repo';
 import { createAnalyticsService } from './modules/analytics/analytics.service';
+import { createAnalyticsReportsService } from './modules/analytics/analytics-reports.service';
 import { createDatabaseRollups } from './modules/analytics/database-rollups';
+import { createFollowUpsQuery } from './modules/analytics/follow-ups.query';
+import { createLeadTimelineQuery } from './modules/analytics/lead-timeline.query';
 import { createRollupIngest } from './modules/analytics/rollup-ingest';
 import { createRollupLock } from './modules/analytics/rollup-lock';
 import { OWNER_LIMIT_DEFAULTS, UNKNOWN } from '@embudo/contracts';
@@ -200,6 +203,13 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     firstRun: users.firstRun,
   });
   const analytics = createAnalyticsService({ db, analytics: repos.analytics, rollups, accounts });
+  const analyticsReports = createAnalyticsReportsService({
+    rollups,
+    pages,
+    leads,
+    followUps: createFollowUpsQuery(db),
+    leadTimeline: createLeadTimelineQuery(db),
+  });
   return {
     secret,
     links,
@@ -223,6 +233,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     members,
     studioAuth,
     analytics,
+    analyticsReports,
     /** The pixel outbox's sender (architecture §5.10), for a serving process's background jobs. */
     pixelWorker: (options: Omit<PixelWorkerOptions, 'pixels' | 'funnels'>) =>
       createPixelWorker({ ...options, pixels: repos.pixels, funnels: repos.funnels }),
