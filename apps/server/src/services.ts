@@ -108,7 +108,12 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
   const links = linksFor(config.publicUrl);
   const repos = createRepos(database);
   const limits = config.ownerLimits ?? OWNER_LIMIT_DEFAULTS;
-  const accounts = createAccountService({ accounts: repos.accounts });
+  // Bound below, once analytics exists: a new time zone rebuilds the account's rollups.
+  let rebuildAnalytics = (_accountId: string): Promise<void> => Promise.resolve();
+  const accounts = createAccountService({
+    accounts: repos.accounts,
+    onTimeZoneChange: (accountId) => rebuildAnalytics(accountId),
+  });
   const funnels = createFunnelService({ funnels: repos.funnels, limits });
   const pages = createPageService({
     pages: repos.pages,
@@ -122,11 +127,12 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
   // Before the leads: erasing a lead first waits for the events already acknowledged to be written.
   // Analytics rollups (decision 25): kept by the writer's batches, new leads and conversions alike.
   const rollups = createDatabaseRollups({ db, analytics: repos.analytics });
+  const rollupLock = createRollupLock();
   const rollupIngest = createRollupIngest({
     db,
     analytics: repos.analytics,
     rollups,
-    lock: createRollupLock(),
+    lock: rollupLock,
   });
   const writer = createEventWriter({ database, events: repos.events, progress, rollups: rollupIngest });
   const leads = createLeadService({
@@ -202,7 +208,16 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     accounts,
     firstRun: users.firstRun,
   });
-  const analytics = createAnalyticsService({ db, analytics: repos.analytics, rollups, accounts });
+  const analytics = createAnalyticsService({
+    db,
+    analytics: repos.analytics,
+    rollups,
+    accounts,
+    lock: rollupLock,
+  });
+  rebuildAnalytics = async (accountId) => {
+    await analytics.rebuild(accountId);
+  };
   const analyticsReports = createAnalyticsReportsService({
     rollups,
     pages,

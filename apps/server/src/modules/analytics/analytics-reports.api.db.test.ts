@@ -201,4 +201,32 @@ describe.each(TEST_DIALECTS)('the analytics routes on %s', (dialect) => {
       [sBruno, ['VIDEO_VIEWED']],
     ]);
   }, 60_000);
+
+  it('counts the days again in a new time zone once the owner changes it', async () => {
+    const [first] = h.vsl.pages;
+    if (!first) throw new Error('the demo VSL funnel has pages');
+    // 25 hours apart: the same instant is never the same day in both.
+    const zones = ['Pacific/Pago_Pago', 'Pacific/Kiritimati'];
+    const lead = await newLead(h, h.vsl.id, 'Dora Zones');
+    const at = Date.now();
+    await startedSession(h, lead.token);
+    await h.server.services.writer.drain();
+    for (const timeZone of zones) {
+      const changed = await api(h.server, 'PATCH', '/api/owner/account', {
+        key: h.demo.apiKey,
+        body: { settings: { timeZone } },
+      });
+      expect(changed.status, changed.text).toBe(200);
+      const day = dayOfZone(timeZone)(at);
+      const answer = read(
+        PageAnalytics,
+        await owner(`/pages/${first.id}/analytics?from=${dayText(day - 3)}&to=${dayText(day + 3)}`),
+      );
+      expect(answer.timeZone).toBe(timeZone);
+      expect(
+        answer.byDay.filter((d) => d.sessions > 0).map((d) => d.date),
+        timeZone,
+      ).toEqual([dayText(day)]);
+    }
+  }, 60_000);
 });
