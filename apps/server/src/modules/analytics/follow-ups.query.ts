@@ -2,6 +2,7 @@ import type { FollowUp, FollowUpList, FollowUpQuery } from '@embudo/contracts';
 import { z } from 'zod';
 import type { Db } from '../../db';
 import { dayText } from '../../lib/zone-days';
+import { SHOWN_COLUMNS } from '../leads/lead.repo';
 import { toLead } from '../leads/lead.service';
 import { contains, size, union, type IntervalSet } from './interval-set';
 import { videoDurationOf } from './rollup-answers';
@@ -137,17 +138,7 @@ export function createFollowUpsQuery(db: Db) {
         ? []
         : await db
             .selectFrom('leads')
-            .select([
-              'id',
-              'funnelId',
-              'name',
-              'email',
-              'phone',
-              'currentPageId',
-              'deadlineAt',
-              'deadlineExceptionOn',
-              'createdAt',
-            ])
+            .select(SHOWN_COLUMNS)
             .where('funnelId', '=', funnelId)
             .where('id', 'in', [...new Set(slice.map((row) => row.leadId))])
             .execute();
