@@ -14,6 +14,7 @@ import {
 import { dayOfZone, dayText } from '../../lib/zone-days';
 import type { PageInput, RawRows } from './analytics-types';
 import { createAnalyticsRepo } from './analytics.repo';
+import { countsAsConversion } from './counted-conversions';
 import { referenceFunnelNumbers, referencePageNumbers } from './reference';
 
 /**
@@ -71,9 +72,21 @@ describe.each(TEST_DIALECTS)('the analytics routes on %s', (dialect) => {
         timestamp: new Date(t + 45_000).toISOString(),
       }),
     );
-    // Bruno watches it all and the page counts as viewed (a conversion); he plays 5 s of the next.
+    // Bruno watches it all; he plays 5 s of the next page.
+    // In pre-launch, he signs up on the first page (a conversion), which then counts as viewed
+    // (VIDEO_VIEWED: progress, not a conversion).
+    const preLaunch = await api(h.server, 'PATCH', `/api/owner/funnels/${funnel.id}`, {
+      key: h.demo.apiKey,
+      body: { isPreLaunch: true },
+    });
+    expect(preLaunch.status, preLaunch.text).toBe(200);
     const sBruno = await startedSession(h, bruno.token);
     ok(await record(bruno.token, sBruno, [t, t + 60_000], [0, 60]));
+    ok(
+      await api(h.server, 'POST', '/api/lead/internal/conversion/prelaunch', {
+        body: { token: bruno.token },
+      }),
+    );
     expect((await completePage(h, bruno.token, first.id)).status).toBe(200);
     const sBruno2 = await startedSession(h, bruno.token);
     ok(await record(bruno.token, sBruno2, [t + 70_000, t + 75_000], [0, 5]));
@@ -107,7 +120,8 @@ describe.each(TEST_DIALECTS)('the analytics routes on %s', (dialect) => {
       sessions: await all(analytics.raw.sessions),
       videoRecords: await all(analytics.raw.videoRecords),
       actions: await all(analytics.raw.actions),
-      conversions: await all(analytics.raw.conversions),
+      // Those analytics counts: a page's VIDEO_VIEWED marks it complete, not converted.
+      conversions: (await all(analytics.raw.conversions)).filter(countsAsConversion),
     };
     const dayOf = dayOfZone(account.settings.timeZone);
     const today = dayOf(Date.now());
@@ -198,7 +212,7 @@ describe.each(TEST_DIALECTS)('the analytics routes on %s', (dialect) => {
     const brunos = read(LeadTimeline, await owner(`/leads/${bruno.id}/timeline`));
     expect(brunos.sessions.map((s) => [s.id, s.conversions.map((c) => c.kind)])).toEqual([
       [sBruno2, []],
-      [sBruno, ['VIDEO_VIEWED']],
+      [sBruno, ['PRELAUNCH', 'VIDEO_VIEWED']],
     ]);
   }, 60_000);
 

@@ -1,3 +1,4 @@
+import { countsAsConversion } from '../analytics/counted-conversions';
 import type { RollupIngest } from '../analytics/rollup-ingest';
 import {
   TrackingMessage,
@@ -68,7 +69,7 @@ export function createConversionService({
       createdAt: at,
     };
     const also = completesPage ? await progress.completion(lead, at) : undefined;
-    if (!rollups) {
+    if (!rollups || !countsAsConversion(row)) {
       await conversions.record(row, also);
       return;
     }
