@@ -1,0 +1,224 @@
+import type { LeadTimeline as Timeline } from '@embudo/contracts';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { FunnelHeader } from '../funnel-frame/FunnelHeader';
+import { pagesQuery } from '../funnel-frame/funnel-query';
+import { useLanguage, useMessages } from '../i18n/i18n';
+import { EmptyState, ErrorState, LoadingState } from '../ui/states';
+import { Card, Stack } from '../ui/surface';
+import styles from './analytics.module.css';
+import { headlineOf, useNumbers } from './format';
+import { analyticsMessages } from './messages';
+import { BackToAnalytics, SectionHeader } from './parts';
+import { leadQuery, timelineQuery, videoDurationQuery } from './queries';
+import { clock } from './range';
+
+type Session = Timeline['sessions'][number];
+
+/** One lead's visits, newest first: when, why they began and ended, what of the video they played, what they did. */
+export function LeadTimeline({ funnelId, leadId }: { funnelId: string; leadId: string }) {
+  const t = useMessages(analyticsMessages);
+  const lead = useQuery(leadQuery(leadId));
+  const timeline = useQuery(timelineQuery(leadId));
+  const contact = lead.data ? [lead.data.email, lead.data.phone].filter(Boolean).join(' · ') : '';
+  return (
+    <>
+      <FunnelHeader funnelId={funnelId} description={t('description')} />
+      <BackToAnalytics funnelId={funnelId} />
+      <SectionHeader
+        title={lead.data ? t('timelineOf', { name: lead.data.name }) : t('timeline')}
+        subtitle={contact || undefined}
+      />
+      {timeline.isPending ? (
+        <Card>
+          <LoadingState />
+        </Card>
+      ) : timeline.isError ? (
+        <Card>
+          <ErrorState error={timeline.error} onRetry={() => void timeline.refetch()} />
+        </Card>
+      ) : timeline.data.sessions.length === 0 ? (
+        <Card>
+          <EmptyState icon="∅" title={t('noSessions')} text={t('noSessionsText')} />
+        </Card>
+      ) : (
+        <Sessions funnelId={funnelId} sessions={timeline.data.sessions} />
+      )}
+    </>
+  );
+}
+
+function Sessions({ funnelId, sessions }: { funnelId: string; sessions: Session[] }) {
+  const pages = useQuery(pagesQuery(funnelId));
+  const ordered = [...(pages.data ?? [])].sort((a, b) => a.position - b.position);
+  const pageIds = [...new Set(sessions.map((session) => session.pageId))];
+  // Each page's video length (from its analytics: the last 30 days by default), for the bar's scale.
+  const durations = useQueries({ queries: pageIds.map((pageId) => videoDurationQuery(pageId)) });
+  const durationOf = new Map(pageIds.map((pageId, i) => [pageId, durations[i]?.data]));
+  const sorted = [...sessions].sort((a, b) => b.startAt.localeCompare(a.startAt));
+  return (
+    <Stack>
+      <ol className={styles.sessions}>
+        {sorted.map((session) => {
+          const index = ordered.findIndex((page) => page.id === session.pageId);
+          return (
+            <li key={session.id}>
+              <SessionCard
+                session={session}
+                pageNumber={index >= 0 ? index + 1 : null}
+                headline={headlineOf(ordered[index])}
+                duration={durationOf.get(session.pageId)}
+              />
+            </li>
+          );
+        })}
+      </ol>
+    </Stack>
+  );
+}
+
+function SessionCard({
+  session,
+  pageNumber,
+  headline,
+  duration,
+}: {
+  session: Session;
+  pageNumber: number | null;
+  headline: string | null;
+  duration: number | undefined;
+}) {
+  const t = useMessages(analyticsMessages);
+  const { language } = useLanguage();
+  const { count } = useNumbers();
+  const when = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+  const time = new Intl.DateTimeFormat(language, { timeStyle: 'short' });
+  const start = new Date(session.startAt);
+  const end = session.endAt ? new Date(session.endAt) : null;
+  const sameDay = end !== null && end.toDateString() === start.toDateString();
+  const minutes = end ? Math.max(0, Math.round((end.getTime() - start.getTime()) / 60_000)) : null;
+  const played = session.passes.flatMap((pass) => pass.played);
+  const seconds = distinctSeconds(played);
+  const furthest = played.reduce((most, interval) => Math.max(most, interval.to), 0);
+  const length = Math.max(duration ?? 0, furthest, 1);
+  const page = pageNumber ? t('pageN', { n: pageNumber }) : t('page');
+  return (
+    <article className={styles.session} aria-labelledby={`session-${session.id}`}>
+      <header className={styles.sessionHeader}>
+        <h3 id={`session-${session.id}`} className={styles.sessionTitle}>
+          {headline ? `${page} · ${headline}` : page}
+        </h3>
+        <p className={styles.sessionWhen}>
+          <time dateTime={session.startAt}>{when.format(start)}</time>
+          {' – '}
+          {end ? (
+            <time dateTime={session.endAt ?? undefined}>{sameDay ? time.format(end) : when.format(end)}</time>
+          ) : (
+            t('stillOpen')
+          )}
+          {minutes !== null ? ` (${t('minutes', { n: minutes })})` : null}
+        </p>
+      </header>
+      <dl className={styles.sessionFacts}>
+        <div>
+          <dt>{t('startReason')}</dt>
+          <dd>{session.startReason}</dd>
+        </div>
+        <div>
+          <dt>{t('endReason')}</dt>
+          <dd>{session.endReason ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>{t('device')}</dt>
+          <dd>{session.device ?? t('unknown')}</dd>
+        </div>
+        <div>
+          <dt>{t('watchedCol')}</dt>
+          <dd>
+            {played.length === 0
+              ? t('noPlay')
+              : t('watchedSummary', { n: count(seconds), furthest: clock(Math.max(furthest - 1, 0)) })}
+          </dd>
+        </div>
+      </dl>
+      {played.length > 0 ? (
+        <div className={styles.passes}>
+          {session.passes.map((pass, i) =>
+            pass.played.length === 0 ? null : (
+              <div key={i} className={styles.pass}>
+                {session.passes.length > 1 ? (
+                  <span className={styles.passLabel}>{t('passN', { n: i + 1 })}</span>
+                ) : null}
+                <div
+                  className={styles.watchTrack}
+                  role="img"
+                  aria-label={t('watchedIntervals', {
+                    intervals: pass.played.map((p) => `${clock(p.from)}–${clock(p.to)}`).join(', '),
+                    length: clock(length),
+                  })}
+                  data-intervals={pass.played.map((p) => `${p.from}-${p.to}`).join(',')}
+                >
+                  {pass.played.map((interval) => (
+                    <span
+                      key={`${interval.from}-${interval.to}`}
+                      className={styles.watchSegment}
+                      style={{
+                        insetInlineStart: `${(interval.from / length) * 100}%`,
+                        inlineSize: `${(Math.max(interval.to - interval.from, 0.5) / length) * 100}%`,
+                      }}
+                    />
+                  ))}
+                </div>
+                <span className={styles.trackScale} aria-hidden="true">
+                  <span>0:00</span>
+                  <span>{clock(length)}</span>
+                </span>
+              </div>
+            ),
+          )}
+        </div>
+      ) : null}
+      {session.actions.length + session.conversions.length > 0 ? (
+        <ul className={styles.events}>
+          {session.actions.map((action, i) => (
+            <li key={`a-${i}`}>
+              <time dateTime={action.at}>{time.format(new Date(action.at))}</time>
+              <span>{t('action', { action: action.action })}</span>
+            </li>
+          ))}
+          {session.conversions.map((conversion) => (
+            <li key={conversion.id}>
+              <time dateTime={conversion.at}>{time.format(new Date(conversion.at))}</time>
+              <span className={[styles.badge, styles.badgeSuccess].join(' ')}>
+                {t('conversion', { kind: conversion.kind })}
+              </span>
+              {conversion.pixel ? (
+                <span
+                  className={[
+                    styles.badge,
+                    conversion.pixel === 'failed' ? styles.badgeDanger : styles.badgeMuted,
+                  ].join(' ')}
+                >
+                  {t(
+                    conversion.pixel === 'sent'
+                      ? 'pixelSent'
+                      : conversion.pixel === 'failed'
+                        ? 'pixelFailed'
+                        : 'pixelPending',
+                  )}
+                </span>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </article>
+  );
+}
+
+/** Distinct seconds the intervals cover (a second counts when any interval covers part of it). */
+function distinctSeconds(intervals: readonly { from: number; to: number }[]): number {
+  const seconds = new Set<number>();
+  for (const { from, to } of intervals)
+    for (let s = Math.floor(from); s < Math.max(to, from + 1); s += 1) seconds.add(s);
+  return seconds.size;
+}
