@@ -63,8 +63,7 @@ export function RetentionChart({
   // New numbers go to the chart as they come (and to the chart made next, if it is still loading).
   useEffect(() => {
     latest.current = data;
-    chart.current?.setData(data, false);
-    chart.current?.redraw(false, true);
+    chart.current?.setData(data);
   }, [data]);
 
   const markers = useMemo<Marker[]>(() => {
