@@ -28,15 +28,16 @@ describe('Studio: analytics in Chromium', () => {
     await buildStudio();
     running = await startStudioServer();
     browser = await launchChromium();
-    const vsl = running.demo.funnels[0] ?? expect.unreachable('the demo has a VSL funnel');
-    funnelId = vsl.id;
-    page1 = [...vsl.pages].sort((a, b) => a.position - b.position)[0]?.id ?? expect.unreachable('page 1');
+    funnelId = vsl().id;
+    page1 = [...vsl().pages].sort((a, b) => a.position - b.position)[0]?.id ?? expect.unreachable('page 1');
   });
 
   afterAll(async () => {
     await browser.close();
     await running.server.close();
   });
+
+  const vsl = () => running.demo.funnels[0] ?? expect.unreachable('the demo has a VSL funnel');
 
   const watch = (page: Page) => {
     page.on('console', (message) => {
@@ -119,7 +120,8 @@ describe('Studio: analytics in Chromium', () => {
       await expect
         .poll(() => plotted(studio, 'data-reach'), { timeout: 5_000, interval: 100 })
         .toEqual([1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0]);
-      expect(await studio.locator('[data-testid="retention"] canvas').count()).toBeGreaterThan(0);
+      // Drawn on a canvas (uPlot loads with the first chart).
+      await studio.locator('[data-testid="retention"] canvas').first().waitFor();
       expect(await studio.evaluate(() => (window as { stillHere?: boolean }).stillHere)).toBe(true);
       const stat = (key: string) => studio.locator(`[data-stat="${key}"] dd`).first().textContent();
       expect(await stat('uniqueViewers')).toBe('1');
@@ -137,7 +139,15 @@ describe('Studio: analytics in Chromium', () => {
   async function visitMix(): Promise<string> {
     const now = Date.now();
     const plan: { name: string; watched: [number, number][]; click?: boolean; convert?: boolean }[] = [
-      { name: 'Ana Souza', watched: [[0, 12]], click: true, convert: true },
+      {
+        name: 'Ana Souza',
+        watched: [
+          [0, 5],
+          [0, 12],
+        ],
+        click: true,
+        convert: true,
+      },
       { name: 'Bruno Alves', watched: [[0, 11]] },
       { name: 'Carla Mendes', watched: [[0, 9]], click: true },
       {
@@ -154,7 +164,7 @@ describe('Studio: analytics in Chromium', () => {
     let timelineLead = '';
     for (const [i, entry] of plan.entries()) {
       const lead = await newLead(entry.name, `lead${i}@example.com`);
-      if (entry.name === 'Diego Rocha') timelineLead = lead.lead.id;
+      if (entry.name === 'Ana Souza') timelineLead = lead.lead.id;
       const session = await visitor<{ data: { idTrackingPageSession: string } }>(
         'POST',
         '/funnel/track/page',
@@ -164,6 +174,8 @@ describe('Studio: analytics in Chromium', () => {
           details: {
             userAgent:
               'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36',
+            browser: { name: 'Chrome', version: '131' },
+            os: { name: 'Android', version: '14' },
           },
         },
       );
@@ -188,9 +200,26 @@ describe('Studio: analytics in Chromium', () => {
           action: 'BUTTON_CLICK',
           timestamp: clock,
         });
-      if (entry.convert)
-        await visitor('POST', '/api/funnel/track/event/offert', { token: lead.token, idPage: page1 });
       await visitor('PUT', `/funnel/track/page/${id}`, { token: lead.token, endReason: 'PAGE_CLOSE' });
+      if (entry.convert) {
+        // Watched each page up to the offer, then bought there.
+        const pages = [...vsl().pages].sort((a, b) => a.position - b.position);
+        for (const page of pages.slice(
+          0,
+          pages.findIndex((p) => p.buttonAction === 'OFFERT'),
+        ))
+          await visitor('PUT', '/api/funnel/site/complete', { token: lead.token, idPage: page.id });
+        const offer = await visitor<{ data: { idTrackingPageSession: string } }>(
+          'POST',
+          '/funnel/track/page',
+          {
+            token: lead.token,
+            startReason: 'INITIAL_LOAD',
+          },
+        );
+        await visitor('POST', '/api/funnel/track/event/offert', { token: lead.token });
+        await visitor('PUT', `/funnel/track/page/${offer.data.idTrackingPageSession}`, { token: lead.token });
+      }
     }
     return timelineLead;
   }
@@ -216,7 +245,7 @@ describe('Studio: analytics in Chromium', () => {
       {
         name: 'timeline',
         path: `/funnels/${funnelId}/analytics/leads/${timelineLead}`,
-        ready: (page: Page) => page.getByText('Pass 2').waitFor(),
+        ready: (page: Page) => page.getByText('Clicked the button').waitFor(),
       },
     ];
     for (const width of [1280, 390]) {
@@ -260,7 +289,7 @@ describe('Studio: analytics in Chromium', () => {
       await page.goto(`${running.server.url}/studio/funnels/${funnelId}/leads`);
       await page.getByRole('link', { name: 'Ana Souza' }).click();
       await page.getByRole('heading', { name: "Ana Souza's visits" }).waitFor();
-      await page.getByText('Action: BUTTON_CLICK').waitFor();
+      await page.getByText('Clicked the button').waitFor();
     } finally {
       await context.close();
     }

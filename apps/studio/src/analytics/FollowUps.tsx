@@ -16,7 +16,7 @@ import styles from './analytics.module.css';
 import { followUpsCsv } from './csv';
 import { headlineOf, useNumbers } from './format';
 import { analyticsMessages } from './messages';
-import { BackToAnalytics, Bar, SectionHeader } from './parts';
+import { BackToAnalytics, Bar, SectionHeader, TableWrap } from './parts';
 import { analyticsKeys, LIVE_INTERVAL_MS } from './queries';
 import { clock } from './range';
 
@@ -149,7 +149,7 @@ function FollowUpTable({ funnelId, rows }: { funnelId: string; rows: FollowUp[] 
   const pages = useQuery(pagesQuery(funnelId));
   const headline = new Map((pages.data ?? []).map((page) => [page.id, headlineOf(page)]));
   return (
-    <div className={styles.tableWrap}>
+    <TableWrap label={t('followUps')}>
       <table className={[styles.table, styles.stackOnPhone].join(' ')}>
         <caption className="visually-hidden">{t('followUps')}</caption>
         <thead>
@@ -210,6 +210,6 @@ function FollowUpTable({ funnelId, rows }: { funnelId: string; rows: FollowUp[] 
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

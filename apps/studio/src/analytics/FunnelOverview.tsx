@@ -10,7 +10,7 @@ import { Card, Stack } from '../ui/surface';
 import styles from './analytics.module.css';
 import { headlineOf, useNumbers } from './format';
 import { analyticsMessages } from './messages';
-import { Bar, HowCounted, RangeNote, SectionHeader } from './parts';
+import { Bar, HowCounted, RangeNote, SectionHeader, TableWrap } from './parts';
 import { funnelAnalyticsQuery, useDayRange } from './queries';
 import { RangePicker } from './RangePicker';
 import type { RangeSearch } from './range';
@@ -180,7 +180,7 @@ function Overview({
           {days.length === 0 ? (
             <p className={[styles.muted, styles.padded].join(' ')}>{t('noVisits')}</p>
           ) : (
-            <div className={styles.tableWrap}>
+            <TableWrap label={t('byDayTitle')}>
               <table className={styles.table}>
                 <caption className="visually-hidden">{t('byDayTitle')}</caption>
                 <thead>
@@ -208,7 +208,7 @@ function Overview({
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableWrap>
           )}
         </Card>
       </div>

@@ -101,6 +101,11 @@ function SessionCard({
   const furthest = played.reduce((most, interval) => Math.max(most, interval.to), 0);
   const length = Math.max(duration ?? 0, furthest, 1);
   const page = pageNumber ? t('pageN', { n: pageNumber }) : t('page');
+  // Reasons, actions and conversion kinds in words; one this screen does not know yet as sent.
+  const label = (code: string) => {
+    const key = `code_${code}`;
+    return isCode(key) ? t(key) : code;
+  };
   return (
     <article className={styles.session} aria-labelledby={`session-${session.id}`}>
       <header className={styles.sessionHeader}>
@@ -121,11 +126,11 @@ function SessionCard({
       <dl className={styles.sessionFacts}>
         <div>
           <dt>{t('startReason')}</dt>
-          <dd>{session.startReason}</dd>
+          <dd>{label(session.startReason)}</dd>
         </div>
         <div>
           <dt>{t('endReason')}</dt>
-          <dd>{session.endReason ?? '—'}</dd>
+          <dd>{session.endReason ? label(session.endReason) : '—'}</dd>
         </div>
         <div>
           <dt>{t('device')}</dt>
@@ -182,14 +187,14 @@ function SessionCard({
           {session.actions.map((action, i) => (
             <li key={`a-${i}`}>
               <time dateTime={action.at}>{time.format(new Date(action.at))}</time>
-              <span>{t('action', { action: action.action })}</span>
+              <span>{label(action.action)}</span>
             </li>
           ))}
           {session.conversions.map((conversion) => (
             <li key={conversion.id}>
               <time dateTime={conversion.at}>{time.format(new Date(conversion.at))}</time>
               <span className={[styles.badge, styles.badgeSuccess].join(' ')}>
-                {t('conversion', { kind: conversion.kind })}
+                {t('conversion', { kind: label(conversion.kind) })}
               </span>
               {conversion.pixel ? (
                 <span
@@ -214,6 +219,21 @@ function SessionCard({
     </article>
   );
 }
+
+const CODES = [
+  'code_INITIAL_LOAD',
+  'code_AFTER_INACTIVITY',
+  'code_PAGE_CLOSE',
+  'code_INACTIVITY',
+  'code_PAGE_CHANGE',
+  'code_VIDEO_ENDED',
+  'code_VIDEO_ENDED_OFFERT',
+  'code_BUTTON_CLICK',
+  'code_OFFERT',
+  'code_VIDEO_VIEWED',
+  'code_PRELAUNCH',
+] as const;
+const isCode = (key: string): key is (typeof CODES)[number] => (CODES as readonly string[]).includes(key);
 
 /** Distinct seconds the intervals cover (a second counts when any interval covers part of it). */
 function distinctSeconds(intervals: readonly { from: number; to: number }[]): number {

@@ -9,7 +9,7 @@ import { Card, Stack } from '../ui/surface';
 import styles from './analytics.module.css';
 import { headlineOf, useNumbers } from './format';
 import { analyticsMessages } from './messages';
-import { BackToAnalytics, Bar, HowCounted, RangeNote, SectionHeader } from './parts';
+import { BackToAnalytics, Bar, HowCounted, RangeNote, SectionHeader, TableWrap } from './parts';
 import { pageAnalyticsQuery, useDayRange } from './queries';
 import { RangePicker } from './RangePicker';
 import { clock, type RangeSearch } from './range';
@@ -137,7 +137,7 @@ function Dashboard({ data, funnelId }: { data: PageAnalytics; funnelId: string }
           <ConversionsByFurthest data={data} />
         </Card>
         <Card title={t('byDayTitle')} flush labelledBy="by-day-title">
-          <div className={styles.tableWrap}>
+          <TableWrap label={t('byDayTitle')}>
             <table className={styles.table}>
               <caption className="visually-hidden">{t('byDayTitle')}</caption>
               <thead>
@@ -161,7 +161,7 @@ function Dashboard({ data, funnelId }: { data: PageAnalytics; funnelId: string }
                 <DayRows days={data.byDay} />
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         </Card>
       </div>
       <HowCounted />
@@ -200,7 +200,7 @@ function ConversionsByFurthest({ data }: { data: PageAnalytics }) {
   if (rows.length === 0) return <p className={[styles.muted, styles.padded].join(' ')}>{t('noPlays')}</p>;
   const most = Math.max(...rows.map((row) => row.leads));
   return (
-    <div className={styles.tableWrap}>
+    <TableWrap label={t('byFurthestTitle')}>
       <table className={styles.table}>
         <caption className="visually-hidden">{t('byFurthestTitle')}</caption>
         <thead>
@@ -231,6 +231,6 @@ function ConversionsByFurthest({ data }: { data: PageAnalytics }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

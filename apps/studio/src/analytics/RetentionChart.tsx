@@ -5,6 +5,7 @@ import { useMessages } from '../i18n/i18n';
 import { useNumbers } from './format';
 import { analyticsMessages } from './messages';
 import styles from './analytics.module.css';
+import { TableWrap } from './parts';
 import { clock, retentionRuns } from './range';
 
 const HEIGHT = 260;
@@ -207,7 +208,7 @@ export function RetentionChart({
       <div ref={box} className={styles.chart} role="img" aria-label={summary} />
       <details className={styles.numbers}>
         <summary>{t('numbersBySecond')}</summary>
-        <div className={styles.tableWrap}>
+        <TableWrap label={t('numbersBySecond')}>
           <table className={styles.table}>
             <caption className="visually-hidden">{t('numbersBySecond')}</caption>
             <thead>
@@ -233,7 +234,7 @@ export function RetentionChart({
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       </details>
     </figure>
   );

@@ -448,7 +448,7 @@ describe("a lead's timeline", () => {
     expect(newer?.textContent).toContain('still open');
     expect(newer?.textContent).toContain('Pass 2');
     expect(newer?.textContent).toContain('12 distinct s, up to 0:11');
-    expect(newer?.textContent).toContain('Action: BUTTON_CLICK');
+    expect(newer?.textContent).toContain('Clicked the button');
     expect(newer?.textContent).toContain('Conversion: offert');
     expect(newer?.textContent).toContain('Pixel failed');
     expect(

@@ -109,3 +109,12 @@ export function Bar({
     </span>
   );
 }
+
+/** A table that scrolls sideways when the screen is narrower than it: reachable by keyboard, named. */
+export function TableWrap({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className={styles.tableWrap} role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
+}
