@@ -181,7 +181,7 @@ function Overview({
             <p className={[styles.muted, styles.padded].join(' ')}>{t('noVisits')}</p>
           ) : (
             <TableWrap label={t('byDayTitle')}>
-              <table className={styles.table}>
+              <table className={[styles.table, styles.stackOnPhone].join(' ')}>
                 <caption className="visually-hidden">{t('byDayTitle')}</caption>
                 <thead>
                   <tr>
@@ -201,9 +201,15 @@ function Overview({
                   {days.map((d) => (
                     <tr key={d.date}>
                       <th scope="row">{day(d.date)}</th>
-                      <td className={styles.numeric}>{count(d.entered)}</td>
-                      <td className={styles.numeric}>{count(d.sessions)}</td>
-                      <td className={styles.numeric}>{count(d.conversions)}</td>
+                      <td className={styles.numeric} data-label={t('entered')}>
+                        {count(d.entered)}
+                      </td>
+                      <td className={styles.numeric} data-label={t('sessions')}>
+                        {count(d.sessions)}
+                      </td>
+                      <td className={styles.numeric} data-label={t('conversions')}>
+                        {count(d.conversions)}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

@@ -138,7 +138,7 @@ function Dashboard({ data, funnelId }: { data: PageAnalytics; funnelId: string }
         </Card>
         <Card title={t('byDayTitle')} flush labelledBy="by-day-title">
           <TableWrap label={t('byDayTitle')}>
-            <table className={styles.table}>
+            <table className={[styles.table, styles.stackOnPhone].join(' ')}>
               <caption className="visually-hidden">{t('byDayTitle')}</caption>
               <thead>
                 <tr>
@@ -175,6 +175,7 @@ function Dashboard({ data, funnelId }: { data: PageAnalytics; funnelId: string }
 }
 
 function DayRows({ days }: { days: PageAnalytics['byDay'] }) {
+  const t = useMessages(analyticsMessages);
   const { count, day } = useNumbers();
   // Newest first; days without a session are left out.
   const shown = days.filter((d) => d.sessions + d.plays + d.clicks + d.conversions > 0).reverse();
@@ -183,10 +184,18 @@ function DayRows({ days }: { days: PageAnalytics['byDay'] }) {
       {shown.map((d) => (
         <tr key={d.date}>
           <th scope="row">{day(d.date)}</th>
-          <td className={styles.numeric}>{count(d.sessions)}</td>
-          <td className={styles.numeric}>{count(d.plays)}</td>
-          <td className={styles.numeric}>{count(d.clicks)}</td>
-          <td className={styles.numeric}>{count(d.conversions)}</td>
+          <td className={styles.numeric} data-label={t('sessions')}>
+            {count(d.sessions)}
+          </td>
+          <td className={styles.numeric} data-label={t('plays')}>
+            {count(d.plays)}
+          </td>
+          <td className={styles.numeric} data-label={t('clicks')}>
+            {count(d.clicks)}
+          </td>
+          <td className={styles.numeric} data-label={t('conversions')}>
+            {count(d.conversions)}
+          </td>
         </tr>
       ))}
     </>
@@ -201,7 +210,7 @@ function ConversionsByFurthest({ data }: { data: PageAnalytics }) {
   const most = Math.max(...rows.map((row) => row.leads));
   return (
     <TableWrap label={t('byFurthestTitle')}>
-      <table className={styles.table}>
+      <table className={[styles.table, styles.stackOnPhone].join(' ')}>
         <caption className="visually-hidden">{t('byFurthestTitle')}</caption>
         <thead>
           <tr>
@@ -224,9 +233,15 @@ function ConversionsByFurthest({ data }: { data: PageAnalytics }) {
                 {clock(row.fromSecond)}–{clock(row.toSecond)}
                 <Bar value={row.leads} max={most} tone="muted" />
               </th>
-              <td className={styles.numeric}>{count(row.leads)}</td>
-              <td className={styles.numeric}>{count(row.converted)}</td>
-              <td className={styles.numeric}>{share(row.leads > 0 ? row.converted / row.leads : null)}</td>
+              <td className={styles.numeric} data-label={t('leads')}>
+                {count(row.leads)}
+              </td>
+              <td className={styles.numeric} data-label={t('converted')}>
+                {count(row.converted)}
+              </td>
+              <td className={styles.numeric} data-label={t('rate')}>
+                {share(row.leads > 0 ? row.converted / row.leads : null)}
+              </td>
             </tr>
           ))}
         </tbody>

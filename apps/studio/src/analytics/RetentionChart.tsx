@@ -125,7 +125,10 @@ export function RetentionChart({
               ctx.font = `${11 * ratio}px system-ui, sans-serif`;
               ctx.lineWidth = ratio;
               ctx.setLineDash([4 * ratio, 4 * ratio]);
-              for (const marker of markers) {
+              // A label that would run into the one before it goes a line lower.
+              let lastEnd = -Infinity;
+              let line = 0;
+              for (const marker of [...markers].sort((a, b) => a.second - b.second)) {
                 const x = Math.round(u.valToPos(marker.second, 'x', true));
                 ctx.strokeStyle = marker.colour;
                 ctx.beginPath();
@@ -133,7 +136,10 @@ export function RetentionChart({
                 ctx.lineTo(x, top + height);
                 ctx.stroke();
                 ctx.fillStyle = marker.colour;
-                ctx.fillText(marker.label, x + 3 * ratio, top + 12 * ratio);
+                const start = x + 3 * ratio;
+                line = start < lastEnd + 4 * ratio ? line + 1 : 0;
+                ctx.fillText(marker.label, start, top + (12 + line * 13) * ratio);
+                lastEnd = Math.max(lastEnd, start + ctx.measureText(marker.label).width);
               }
               ctx.restore();
             },
