@@ -68,7 +68,12 @@ export function FunnelOverview({
           />
         </Card>
       ) : (
-        <Overview funnelId={funnelId} data={analytics.data} pages={pages.data} search={search} />
+        <div
+          className={analytics.isPlaceholderData ? styles.stale : undefined}
+          aria-busy={analytics.isPlaceholderData || undefined}
+        >
+          <Overview funnelId={funnelId} data={analytics.data} pages={pages.data} search={search} />
+        </div>
       )}
     </>
   );

@@ -57,7 +57,13 @@ export function PageDashboard({
           <ErrorState error={analytics.error} onRetry={() => void analytics.refetch()} />
         </Card>
       ) : (
-        <Dashboard data={analytics.data} funnelId={funnelId} />
+        // A new range keeps the last numbers on screen, dimmed, until its own arrive.
+        <div
+          className={analytics.isPlaceholderData ? styles.stale : undefined}
+          aria-busy={analytics.isPlaceholderData || undefined}
+        >
+          <Dashboard data={analytics.data} funnelId={funnelId} />
+        </div>
       )}
     </>
   );

@@ -1,11 +1,19 @@
 import { createRoute } from '@tanstack/react-router';
 import { z } from 'zod';
 import { appRoute } from '../routing/routes';
-import { FollowUps } from './FollowUps';
-import { FunnelOverview } from './FunnelOverview';
-import { LeadTimeline } from './LeadTimeline';
-import { PageDashboard } from './PageDashboard';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { LoadingState } from '../ui/states';
 import { RangeSearch } from './range';
+
+// The screens (and uPlot after them) load when first opened: the Studio's first load stays as it was.
+const FunnelOverview = lazy(() => import('./FunnelOverview').then((m) => ({ default: m.FunnelOverview })));
+const PageDashboard = lazy(() => import('./PageDashboard').then((m) => ({ default: m.PageDashboard })));
+const FollowUps = lazy(() => import('./FollowUps').then((m) => ({ default: m.FollowUps })));
+const LeadTimeline = lazy(() => import('./LeadTimeline').then((m) => ({ default: m.LeadTimeline })));
+
+const Loading = ({ children }: { children: ReactNode }) => (
+  <Suspense fallback={<LoadingState />}>{children}</Suspense>
+);
 
 /** A funnel's analytics tab: its steps, its pages, the way to the follow-ups (`?range=7d`, or `?range=custom&from=&to=`). */
 const analyticsRoute = createRoute({
@@ -17,12 +25,14 @@ const analyticsRoute = createRoute({
     const search = analyticsRoute.useSearch();
     const navigate = analyticsRoute.useNavigate();
     return (
-      <FunnelOverview
-        key={funnelId}
-        funnelId={funnelId}
-        search={search}
-        onSearch={(next) => void navigate({ search: next })}
-      />
+      <Loading>
+        <FunnelOverview
+          key={funnelId}
+          funnelId={funnelId}
+          search={search}
+          onSearch={(next) => void navigate({ search: next })}
+        />
+      </Loading>
     );
   },
 });
@@ -37,13 +47,15 @@ const pageAnalyticsRoute = createRoute({
     const search = pageAnalyticsRoute.useSearch();
     const navigate = pageAnalyticsRoute.useNavigate();
     return (
-      <PageDashboard
-        key={pageId}
-        funnelId={funnelId}
-        pageId={pageId}
-        search={search}
-        onSearch={(next) => void navigate({ search: next })}
-      />
+      <Loading>
+        <PageDashboard
+          key={pageId}
+          funnelId={funnelId}
+          pageId={pageId}
+          search={search}
+          onSearch={(next) => void navigate({ search: next })}
+        />
+      </Loading>
     );
   },
 });
@@ -62,17 +74,19 @@ const followUpsRoute = createRoute({
     const { filter } = followUpsRoute.useSearch();
     const navigate = followUpsRoute.useNavigate();
     return (
-      <FollowUps
-        key={funnelId}
-        funnelId={funnelId}
-        filter={filter ?? 'pastButtonNotConverted'}
-        onFilter={(next) =>
-          void navigate({
-            search: { filter: next === 'pastButtonNotConverted' ? undefined : next },
-            replace: true,
-          })
-        }
-      />
+      <Loading>
+        <FollowUps
+          key={funnelId}
+          funnelId={funnelId}
+          filter={filter ?? 'pastButtonNotConverted'}
+          onFilter={(next) =>
+            void navigate({
+              search: { filter: next === 'pastButtonNotConverted' ? undefined : next },
+              replace: true,
+            })
+          }
+        />
+      </Loading>
     );
   },
 });
@@ -83,7 +97,11 @@ const leadTimelineRoute = createRoute({
   path: 'funnels/$funnelId/analytics/leads/$leadId',
   component: function LeadTimelineRoute() {
     const { funnelId, leadId } = leadTimelineRoute.useParams();
-    return <LeadTimeline key={leadId} funnelId={funnelId} leadId={leadId} />;
+    return (
+      <Loading>
+        <LeadTimeline key={leadId} funnelId={funnelId} leadId={leadId} />
+      </Loading>
+    );
   },
 });
 
