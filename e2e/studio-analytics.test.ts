@@ -37,6 +37,13 @@ describe('Studio: analytics in Chromium', () => {
     await running.server.close();
   });
 
+  /** A phone's browser, as the visitor app describes it when a session starts. */
+  const DEVICE = {
+    userAgent:
+      'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36',
+    browser: { name: 'Chrome', version: '131' },
+    os: { name: 'Android', version: '14' },
+  };
   const vsl = () => running.demo.funnels[0] ?? expect.unreachable('the demo has a VSL funnel');
 
   const watch = (page: Page) => {
@@ -137,6 +144,9 @@ describe('Studio: analytics in Chromium', () => {
    * less of page 1's video (12 s, button at 8 s), replay, click, and one who converts.
    */
   async function visitMix(): Promise<string> {
+    await owner('PATCH', `/funnels/${funnelId}`, {
+      pixel: { pixelId: '123456789012345', accessToken: 'test-access-token', testEventCode: null },
+    });
     const now = Date.now();
     const plan: { name: string; watched: [number, number][]; click?: boolean; convert?: boolean }[] = [
       {
@@ -171,12 +181,7 @@ describe('Studio: analytics in Chromium', () => {
         {
           token: lead.token,
           startReason: 'INITIAL_LOAD',
-          details: {
-            userAgent:
-              'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36',
-            browser: { name: 'Chrome', version: '131' },
-            os: { name: 'Android', version: '14' },
-          },
+          details: DEVICE,
         },
       );
       const id = session.data.idTrackingPageSession;
@@ -193,13 +198,20 @@ describe('Studio: analytics in Chromium', () => {
         });
         clock += (to - from) * 1000 + 1000;
       }
-      if (entry.click)
+      if (entry.click) {
         await visitor('POST', '/funnel/track/action', {
           token: lead.token,
           idTrackingPageSession: id,
           action: 'BUTTON_CLICK',
           timestamp: clock,
         });
+        // The page tells the owner's pixel (queued: this server forwards nothing).
+        await visitor('POST', '/api/funnel/track/pixel', {
+          idFunnel: funnelId,
+          token: lead.token,
+          eventData: { eventName: 'Lead' },
+        });
+      }
       await visitor('PUT', `/funnel/track/page/${id}`, { token: lead.token, endReason: 'PAGE_CLOSE' });
       if (entry.convert) {
         // Watched each page up to the offer, then bought there.
@@ -212,10 +224,7 @@ describe('Studio: analytics in Chromium', () => {
         const offer = await visitor<{ data: { idTrackingPageSession: string } }>(
           'POST',
           '/funnel/track/page',
-          {
-            token: lead.token,
-            startReason: 'INITIAL_LOAD',
-          },
+          { token: lead.token, startReason: 'INITIAL_LOAD', details: DEVICE },
         );
         await visitor('POST', '/api/funnel/track/event/offert', { token: lead.token });
         await visitor('PUT', `/funnel/track/page/${offer.data.idTrackingPageSession}`, { token: lead.token });
@@ -245,7 +254,7 @@ describe('Studio: analytics in Chromium', () => {
       {
         name: 'timeline',
         path: `/funnels/${funnelId}/analytics/leads/${timelineLead}`,
-        ready: (page: Page) => page.getByText('Clicked the button').waitFor(),
+        ready: (page: Page) => page.getByText('Pixel pending').waitFor(),
       },
     ];
     for (const width of [1280, 390]) {

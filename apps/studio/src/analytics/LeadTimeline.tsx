@@ -101,6 +101,15 @@ function SessionCard({
   const furthest = played.reduce((most, interval) => Math.max(most, interval.to), 0);
   const length = Math.max(duration ?? 0, furthest, 1);
   const page = pageNumber ? t('pageN', { n: pageNumber }) : t('page');
+  // Actions and conversions in the order they happened.
+  const events = [
+    ...session.actions.map((action, i) => ({ type: 'action' as const, key: `a-${i}`, ...action })),
+    ...session.conversions.map((conversion) => ({
+      type: 'conversion' as const,
+      key: conversion.id,
+      ...conversion,
+    })),
+  ].sort((a, b) => a.at.localeCompare(b.at));
   // Reasons, actions and conversion kinds in words; one this screen does not know yet as sent.
   const label = (code: string) => {
     const key = `code_${code}`;
@@ -182,38 +191,39 @@ function SessionCard({
           )}
         </div>
       ) : null}
-      {session.actions.length + session.conversions.length > 0 ? (
+      {events.length > 0 ? (
         <ul className={styles.events}>
-          {session.actions.map((action, i) => (
-            <li key={`a-${i}`}>
-              <time dateTime={action.at}>{time.format(new Date(action.at))}</time>
-              <span>{label(action.action)}</span>
-            </li>
-          ))}
-          {session.conversions.map((conversion) => (
-            <li key={conversion.id}>
-              <time dateTime={conversion.at}>{time.format(new Date(conversion.at))}</time>
-              <span className={[styles.badge, styles.badgeSuccess].join(' ')}>
-                {t('conversion', { kind: label(conversion.kind) })}
-              </span>
-              {conversion.pixel ? (
-                <span
-                  className={[
-                    styles.badge,
-                    conversion.pixel === 'failed' ? styles.badgeDanger : styles.badgeMuted,
-                  ].join(' ')}
-                >
-                  {t(
-                    conversion.pixel === 'sent'
-                      ? 'pixelSent'
-                      : conversion.pixel === 'failed'
-                        ? 'pixelFailed'
-                        : 'pixelPending',
-                  )}
+          {events.map((event) =>
+            event.type === 'action' ? (
+              <li key={event.key}>
+                <time dateTime={event.at}>{time.format(new Date(event.at))}</time>
+                <span>{label(event.action)}</span>
+              </li>
+            ) : (
+              <li key={event.key}>
+                <time dateTime={event.at}>{time.format(new Date(event.at))}</time>
+                <span className={[styles.badge, styles.badgeSuccess].join(' ')}>
+                  {t('conversion', { kind: label(event.kind) })}
                 </span>
-              ) : null}
-            </li>
-          ))}
+                {event.pixel ? (
+                  <span
+                    className={[
+                      styles.badge,
+                      event.pixel === 'failed' ? styles.badgeDanger : styles.badgeMuted,
+                    ].join(' ')}
+                  >
+                    {t(
+                      event.pixel === 'sent'
+                        ? 'pixelSent'
+                        : event.pixel === 'failed'
+                          ? 'pixelFailed'
+                          : 'pixelPending',
+                    )}
+                  </span>
+                ) : null}
+              </li>
+            ),
+          )}
         </ul>
       ) : null}
     </article>
@@ -232,6 +242,7 @@ const CODES = [
   'code_OFFERT',
   'code_VIDEO_VIEWED',
   'code_PRELAUNCH',
+  'code_PIXEL_LEAD',
 ] as const;
 const isCode = (key: string): key is (typeof CODES)[number] => (CODES as readonly string[]).includes(key);
 

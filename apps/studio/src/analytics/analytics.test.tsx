@@ -429,7 +429,7 @@ describe("a lead's timeline", () => {
           device: null,
           passes: [{ played: [{ from: 0, to: 4 }] }, { played: [{ from: 2, to: 12 }] }],
           actions: [{ action: 'BUTTON_CLICK', at: '2026-03-02T15:01:00.000Z' }],
-          conversions: [{ id: 'c1', kind: 'offert', at: '2026-03-02T15:02:00.000Z', pixel: 'failed' }],
+          conversions: [{ id: 'c1', kind: 'offert', at: '2026-03-02T15:00:30.000Z', pixel: 'failed' }],
         },
       ],
     };
@@ -451,6 +451,12 @@ describe("a lead's timeline", () => {
     expect(newer?.textContent).toContain('Clicked the button');
     expect(newer?.textContent).toContain('Conversion: offert');
     expect(newer?.textContent).toContain('Pixel failed');
+    // Actions and conversions in the order they happened.
+    const events = [...(newer?.querySelectorAll('li') ?? [])].map((li) => li.textContent);
+    expect(events.map((e) => e.replace(/^.*?(Conversion|Clicked)/, '$1'))).toEqual([
+      'Conversion: offertPixel failed',
+      'Clicked the button',
+    ]);
     expect(
       [...(newer?.querySelectorAll('[data-intervals]') ?? [])].map((t) => t.getAttribute('data-intervals')),
     ).toEqual(['0-4', '2-12']);
