@@ -205,7 +205,7 @@ function Overview({
                 <tbody>
                   {days.map((d) => (
                     <tr key={d.date}>
-                      <th scope="row">{day(d.date)}</th>
+                      <th scope="row">{day(d.date, false)}</th>
                       <td className={styles.numeric} data-label={t('entered')}>
                         {count(d.entered)}
                       </td>

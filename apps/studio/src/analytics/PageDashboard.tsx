@@ -189,7 +189,7 @@ function DayRows({ days }: { days: PageAnalytics['byDay'] }) {
     <>
       {shown.map((d) => (
         <tr key={d.date}>
-          <th scope="row">{day(d.date)}</th>
+          <th scope="row">{day(d.date, false)}</th>
           <td className={styles.numeric} data-label={t('sessions')}>
             {count(d.sessions)}
           </td>
