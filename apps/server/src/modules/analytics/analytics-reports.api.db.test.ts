@@ -202,6 +202,43 @@ describe.each(TEST_DIALECTS)('the analytics routes on %s', (dialect) => {
     ]);
   }, 60_000);
 
+  it('counts a landing lead sent to the chat as the page conversion once, with its pixel event', async () => {
+    const landing = h.whatsapp;
+    const [page] = landing.pages;
+    if (!page) throw new Error('the demo landing has a page');
+    const pixelCall = (token: string) =>
+      api(h.server, 'POST', '/api/funnel/track/pixel', {
+        body: { idFunnel: landing.id, token, eventData: { eventName: 'Lead' } },
+      });
+    const before = read(PageAnalytics, await owner(`/pages/${page.id}/analytics`)).conversions;
+    const eva = await newLead(h, landing.id, 'Eva Chats');
+    await startedSession(h, eva.token);
+    // She clicks twice (she came back for the chat): one conversion of the page.
+    for (let click = 0; click < 2; click++) expect((await pixelCall(eva.token)).status).toBe(200);
+    await h.server.services.writer.drain();
+    const after = read(PageAnalytics, await owner(`/pages/${page.id}/analytics`));
+    expect(after.conversions - before).toBe(1);
+    const funnelSteps = read(FunnelAnalytics, await owner(`/funnels/${landing.id}/analytics`));
+    expect(funnelSteps.steps[0]?.converted).toBeGreaterThanOrEqual(1);
+
+    // The demo landing has no pixel: the conversion counts, and no event was queued for Meta.
+    const pixelOf = async (leadId: string) => {
+      const timeline = read(LeadTimeline, await owner(`/leads/${leadId}/timeline`));
+      return timeline.sessions.flatMap((session) => session.conversions).map((c) => [c.kind, c.pixel]);
+    };
+    expect(await pixelOf(eva.id)).toEqual([['PIXEL_LEAD', null]]);
+    // With a pixel set, the next lead's event waits in the outbox for the worker.
+    const withPixel = await api(h.server, 'PATCH', `/api/owner/funnels/${landing.id}`, {
+      key: h.demo.apiKey,
+      body: { pixel: { pixelId: '1234567890', accessToken: 'EAAB-test-token' } },
+    });
+    expect(withPixel.status, withPixel.text).toBe(200);
+    const fede = await newLead(h, landing.id, 'Fede Chats');
+    await startedSession(h, fede.token);
+    expect((await pixelCall(fede.token)).status).toBe(200);
+    expect(await pixelOf(fede.id)).toEqual([['PIXEL_LEAD', 'pending']]);
+  }, 60_000);
+
   it('counts the days again in a new time zone once the owner changes it', async () => {
     const [first] = h.vsl.pages;
     if (!first) throw new Error('the demo VSL funnel has pages');
