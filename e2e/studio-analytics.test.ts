@@ -144,11 +144,14 @@ describe('Studio: analytics in Chromium', () => {
    * less of page 1's video (12 s, button at 8 s), replay, click, and one who converts.
    */
   async function visitMix(): Promise<string> {
-    await owner('PATCH', `/funnels/${funnelId}`, {
-      pixel: { pixelId: '123456789012345', accessToken: 'test-access-token', testEventCode: null },
-    });
     const now = Date.now();
-    const plan: { name: string; watched: [number, number][]; click?: boolean; convert?: boolean }[] = [
+    const plan: {
+      name: string;
+      watched: [number, number][];
+      click?: boolean;
+
+      convert?: boolean;
+    }[] = [
       {
         name: 'Ana Souza',
         watched: [
@@ -205,12 +208,6 @@ describe('Studio: analytics in Chromium', () => {
           action: 'BUTTON_CLICK',
           timestamp: clock,
         });
-        // The page tells the owner's pixel (queued: this server forwards nothing).
-        await visitor('POST', '/api/funnel/track/pixel', {
-          idFunnel: funnelId,
-          token: lead.token,
-          eventData: { eventName: 'Lead' },
-        });
       }
       await visitor('PUT', `/funnel/track/page/${id}`, { token: lead.token, endReason: 'PAGE_CLOSE' });
       if (entry.convert) {
@@ -254,7 +251,7 @@ describe('Studio: analytics in Chromium', () => {
       {
         name: 'timeline',
         path: `/funnels/${funnelId}/analytics/leads/${timelineLead}`,
-        ready: (page: Page) => page.getByText('Pixel pending').waitFor(),
+        ready: (page: Page) => page.getByText('Clicked the button').waitFor(),
       },
     ];
     for (const width of [1280, 390]) {
