@@ -67,6 +67,10 @@ function Sessions({ funnelId, sessions }: { funnelId: string; sessions: Session[
                 pageNumber={index >= 0 ? index + 1 : null}
                 headline={headlineOf(ordered[index])}
                 duration={durationOf.get(session.pageId)}
+                pageNumberOf={(pageId) => {
+                  const at = ordered.findIndex((page) => page.id === pageId);
+                  return at >= 0 ? at + 1 : null;
+                }}
               />
             </li>
           );
@@ -81,11 +85,13 @@ function SessionCard({
   pageNumber,
   headline,
   duration,
+  pageNumberOf,
 }: {
   session: Session;
   pageNumber: number | null;
   headline: string | null;
   duration: number | undefined;
+  pageNumberOf: (pageId: string) => number | null;
 }) {
   const t = useMessages(analyticsMessages);
   const { language } = useLanguage();
@@ -110,6 +116,10 @@ function SessionCard({
       ...conversion,
     })),
   ].sort((a, b) => a.at.localeCompare(b.at));
+  const otherPage = (pageId: string) => {
+    const n = pageNumberOf(pageId);
+    return n === null ? t('page') : t('pageN', { n });
+  };
   // Reasons, actions and conversion kinds in words; one this screen does not know yet as sent.
   const label = (code: string) => {
     const key = `code_${code}`;
@@ -198,6 +208,17 @@ function SessionCard({
               <li key={event.key}>
                 <time dateTime={event.at}>{time.format(new Date(event.at))}</time>
                 <span>{label(event.action)}</span>
+              </li>
+            ) : event.kind === 'VIDEO_VIEWED' ? (
+              // Stored as a conversion, but it marks the page complete: analytics does not count it.
+              <li key={event.key}>
+                <time dateTime={event.at}>{time.format(new Date(event.at))}</time>
+                <span>
+                  {label(event.kind)}
+                  {event.pageId !== null && event.pageId !== session.pageId
+                    ? ` · ${otherPage(event.pageId)}`
+                    : null}
+                </span>
               </li>
             ) : (
               <li key={event.key}>

@@ -429,7 +429,10 @@ describe("a lead's timeline", () => {
           device: null,
           passes: [{ played: [{ from: 0, to: 4 }] }, { played: [{ from: 2, to: 12 }] }],
           actions: [{ action: 'BUTTON_CLICK', at: '2026-03-02T15:01:00.000Z' }],
-          conversions: [{ id: 'c1', kind: 'offert', at: '2026-03-02T15:00:30.000Z', pixel: 'failed' }],
+          conversions: [
+            { id: 'c1', pageId: PAGE_2, kind: 'offert', at: '2026-03-02T15:00:30.000Z', pixel: 'failed' },
+            { id: 'c2', pageId: PAGE_1, kind: 'VIDEO_VIEWED', at: '2026-03-02T15:00:40.000Z', pixel: null },
+          ],
         },
       ],
     };
@@ -453,8 +456,10 @@ describe("a lead's timeline", () => {
     expect(newer?.textContent).toContain('Pixel failed');
     // Actions and conversions in the order they happened.
     const events = [...(newer?.querySelectorAll('li') ?? [])].map((li) => li.textContent);
-    expect(events.map((e) => e.replace(/^.*?(Conversion|Clicked)/, '$1'))).toEqual([
+    // A page completed is no conversion; one of another page says which.
+    expect(events.map((e) => e.replace(/^.*?(Conversion|Clicked|Completed)/, '$1'))).toEqual([
       'Conversion: offertPixel failed',
+      'Completed the page (watched the video) · Page 1',
       'Clicked the button',
     ]);
     expect(

@@ -121,7 +121,7 @@ export const analyticsMessages = defineMessages({
     code_VIDEO_ENDED_OFFERT: 'Terminó el video (oferta)',
     code_BUTTON_CLICK: 'Clic en el botón',
     code_OFFERT: 'Oferta',
-    code_VIDEO_VIEWED: 'Video visto',
+    code_VIDEO_VIEWED: 'Completó la página (vio el video)',
     code_PRELAUNCH: 'Prelanzamiento',
     code_PIXEL_LEAD: 'Fue al chat de WhatsApp',
     howCounted: 'Cómo se cuentan estas cifras',
@@ -136,7 +136,7 @@ export const analyticsMessages = defineMessages({
     defClicks: 'Clics: acciones de clic en el botón.',
     defClickRate: 'Tasa de clics: leads que hicieron clic / espectadores únicos.',
     defConversions:
-      'Conversiones: conversiones guardadas de la página (oferta, prelanzamiento, lead del píxel).',
+      'Conversiones: compras (oferta), registros de prelanzamiento y leads de la landing enviados al chat de WhatsApp, en la página. Ver el video completo no es una conversión.',
     defReach:
       'Alcance en el segundo s: leads distintos que reprodujeron el segundo s del video en el periodo.',
     defViews: 'Vistas en el segundo s: cuántas veces se reprodujo el segundo s, repeticiones incluidas.',
@@ -267,7 +267,7 @@ export const analyticsMessages = defineMessages({
     code_VIDEO_ENDED_OFFERT: 'O vídeo terminou (oferta)',
     code_BUTTON_CLICK: 'Clique no botão',
     code_OFFERT: 'Oferta',
-    code_VIDEO_VIEWED: 'Vídeo assistido',
+    code_VIDEO_VIEWED: 'Concluiu a página (assistiu ao vídeo)',
     code_PRELAUNCH: 'Pré-lançamento',
     code_PIXEL_LEAD: 'Foi para o chat do WhatsApp',
     howCounted: 'Como estes números são contados',
@@ -280,7 +280,8 @@ export const analyticsMessages = defineMessages({
     defPastButton: 'Passaram do botão: espectadores únicos cujo alcance inclui o segundo do botão da página.',
     defClicks: 'Cliques: ações de clique no botão.',
     defClickRate: 'Taxa de cliques: leads que clicaram / espectadores únicos.',
-    defConversions: 'Conversões: conversões registradas da página (oferta, pré-lançamento, lead do pixel).',
+    defConversions:
+      'Conversões: compras (oferta), inscrições de pré-lançamento e leads da landing enviados ao chat do WhatsApp, na página. Assistir ao vídeo inteiro não é uma conversão.',
     defReach: 'Alcance no segundo s: leads distintos que reproduziram o segundo s do vídeo no período.',
     defViews: 'Visualizações no segundo s: quantas vezes o segundo s foi reproduzido, repetições incluídas.',
     defPlayed:
@@ -408,7 +409,7 @@ export const analyticsMessages = defineMessages({
     code_VIDEO_ENDED_OFFERT: 'The video ended (offer)',
     code_BUTTON_CLICK: 'Clicked the button',
     code_OFFERT: 'Offer',
-    code_VIDEO_VIEWED: 'Video viewed',
+    code_VIDEO_VIEWED: 'Completed the page (watched the video)',
     code_PRELAUNCH: 'Pre-launch',
     code_PIXEL_LEAD: 'Went to the WhatsApp chat',
     howCounted: 'How these numbers are counted',
@@ -420,7 +421,8 @@ export const analyticsMessages = defineMessages({
     defPastButton: "Past the button: unique viewers whose reach includes the page's button time.",
     defClicks: 'Clicks: button-click actions.',
     defClickRate: 'Click rate: leads who clicked / unique viewers.',
-    defConversions: 'Conversions: stored conversions (offer, pre-launch, pixel lead) of the page.',
+    defConversions:
+      'Conversions: purchases (offer), pre-launch sign-ups and landing leads sent to the WhatsApp chat, on the page. Watching the whole video is not a conversion.',
     defReach:
       "Reach at second s: the number of distinct leads who played second s of the page's video in the range.",
     defViews: 'Views at second s: how many times second s was played, replays included.',

@@ -4,6 +4,7 @@ import type { Db } from '../../db';
 import { dayText } from '../../lib/zone-days';
 import { SHOWN_COLUMNS } from '../leads/lead.repo';
 import { toLead } from '../leads/lead.service';
+import { COUNTED_CONVERSION_KINDS } from './counted-conversions';
 import { contains, size, union, type IntervalSet } from './interval-set';
 import { videoDurationOf } from './rollup-answers';
 import { pageMetaRow } from './rollup-rows';
@@ -23,7 +24,6 @@ const LeadPageFields = z.object({
     z.object({ day: z.number().int(), played: z.array(z.tuple([z.number(), z.number()]).readonly()) }),
   ),
   furthestSecond: z.number().int(),
-  converted: z.boolean(),
 });
 
 interface Candidate {
@@ -41,7 +41,12 @@ interface Candidate {
 const SCAN_CHUNK = 2000;
 
 /** A lead's row of the list from its state on the page, or undefined before any play. */
-function candidateOf(state: string, page: FollowUpPage, duration: number): Candidate | undefined {
+function candidateOf(
+  state: string,
+  page: FollowUpPage,
+  duration: number,
+  converted: ReadonlySet<string>,
+): Candidate | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(state);
@@ -57,7 +62,7 @@ function candidateOf(state: string, page: FollowUpPage, duration: number): Candi
     furthestSecond: read.data.furthestSecond,
     secondsPlayed: size(played),
     pastButton: contains(played, Math.floor(page.buttonTimeSeconds)),
-    converted: read.data.converted,
+    converted: converted.has(read.data.leadId),
     lastPlayedDay: read.data.playedByDay.at(-1)?.day ?? 0,
     reachedShare: duration > 0 ? Math.min(1, (read.data.furthestSecond + 1) / duration) : null,
   };
@@ -129,6 +134,21 @@ export function createFollowUpsQuery(db: Db, { scanChunk = SCAN_CHUNK }: { scanC
       );
     };
 
+    // Leads with a conversion analytics counts, anywhere in the funnel: a lead who bought on the offer
+    // page is no follow-up on the pages before it.
+    const convertedOf = async (leadIds: readonly string[]): Promise<Set<string>> => {
+      if (leadIds.length === 0) return new Set();
+      const rows = await db
+        .selectFrom('conversions')
+        .select('leadId')
+        .distinct()
+        .where('funnelId', '=', funnelId)
+        .where('leadId', 'in', [...leadIds])
+        .where('kind', 'in', [...COUNTED_CONVERSION_KINDS])
+        .execute();
+      return new Set(rows.map((row) => row.leadId));
+    };
+
     // The best `limit + 1` rows after the cursor, kept while the state rows are read a chunk at a
     // time: memory stays bounded by the page asked for, whatever the number of leads.
     const keep = query.limit + 1;
@@ -149,8 +169,9 @@ export function createFollowUpsQuery(db: Db, { scanChunk = SCAN_CHUNK }: { scanC
           .orderBy('leadId')
           .limit(scanChunk)
           .execute();
+        const converted = await convertedOf(chunk.map((row) => row.leadId));
         for (const { state } of chunk) {
-          const candidate = candidateOf(state, page, duration);
+          const candidate = candidateOf(state, page, duration, converted);
           if (candidate === undefined || !isAfterCursor(candidate)) continue;
           if (query.filter === 'pastButtonNotConverted' && (!candidate.pastButton || candidate.converted))
             continue;

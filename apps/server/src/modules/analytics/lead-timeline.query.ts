@@ -151,6 +151,7 @@ export function createLeadTimelineQuery(db: Db) {
     for (const conversion of conversions) {
       sessionAt(conversion.createdAt, conversion.pageId)?.conversions.push({
         id: conversion.id,
+        pageId: conversion.pageId,
         kind: conversion.kind,
         at: toIso(conversion.createdAt),
         pixel: conversion.kind === 'PIXEL_LEAD' ? pixelOf(conversion.createdAt) : null,
