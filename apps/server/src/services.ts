@@ -1,7 +1,7 @@
 import { createAnalyticsRepo } from './modules/analytics/analytics.repo';
 import { createAnalyticsService } from './modules/analytics/analytics.service';
 import { createDatabaseRollups } from './modules/analytics/database-rollups';
-import { createRollupIngest } from './modules/analytics/rollup-ingest';
+import { createRollupIngest, createRollupsOff } from './modules/analytics/rollup-ingest';
 import { createRollupLock } from './modules/analytics/rollup-lock';
 import { OWNER_LIMIT_DEFAULTS, UNKNOWN } from '@embudo/contracts';
 import type { DatabaseHandle } from './db';
@@ -46,7 +46,15 @@ import { createTrackingService } from './modules/tracking/tracking.service';
 
 export type ServicesConfig = Pick<Config, 'publicUrl' | 'baseDomains'> &
   Partial<
-    Pick<Config, 'geoDatabase' | 'legalContactEmail' | 'ownerLimits' | 'contentCacheBytes' | 'studio'>
+    Pick<
+      Config,
+      | 'geoDatabase'
+      | 'legalContactEmail'
+      | 'ownerLimits'
+      | 'contentCacheBytes'
+      | 'studio'
+      | 'analyticsRollups'
+    >
   > & {
     /** Tests count or replace password hashing (decision 21). */
     passwords?: PasswordHasher;
@@ -118,13 +126,12 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
   const progress = createLeadProgressService({ progress: repos.progress, pages: repos.pages });
   // Before the leads: erasing a lead first waits for the events already acknowledged to be written.
   // Analytics rollups (decision 25): kept by the writer's batches, new leads and conversions alike.
+  // ANALYTICS_ROLLUPS=off stores raw rows only and marks a rebuild for a start with them on.
+  const rollupsOn = config.analyticsRollups ?? true;
   const rollups = createDatabaseRollups({ db, analytics: repos.analytics });
-  const rollupIngest = createRollupIngest({
-    db,
-    analytics: repos.analytics,
-    rollups,
-    lock: createRollupLock(),
-  });
+  const rollupIngest = rollupsOn
+    ? createRollupIngest({ db, analytics: repos.analytics, rollups, lock: createRollupLock() })
+    : createRollupsOff({ db, analytics: repos.analytics, lock: createRollupLock() });
   const writer = createEventWriter({ database, events: repos.events, progress, rollups: rollupIngest });
   const leads = createLeadService({
     leads: repos.leads,
@@ -199,7 +206,15 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     accounts,
     firstRun: users.firstRun,
   });
-  const analytics = createAnalyticsService({ db, analytics: repos.analytics, rollups, accounts });
+  const analytics = createAnalyticsService({
+    db,
+    // Off, a start leaves a pending rebuild for a start with the rollups on.
+    analytics: rollupsOn
+      ? repos.analytics
+      : { ...repos.analytics, rebuildPending: () => Promise.resolve(false) },
+    rollups,
+    accounts,
+  });
   return {
     secret,
     links,

@@ -1,12 +1,53 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '../../../test/databases';
 import { api } from '../../../test/server';
-import { completePage, newLead, startedSession, useVisitorServer, type Answer } from '../../../test/visitor';
+import {
+  completePage,
+  newLead,
+  NO_RATE_LIMIT,
+  startedSession,
+  useVisitorServer,
+  type Answer,
+  type VisitorHandle,
+} from '../../../test/visitor';
+import type { Dialect } from '../../db/dialect';
 import { dayOfZone } from '../../lib/zone-days';
 import type { PageInput, PageNumbers, RawRows } from './analytics-types';
 import { createAnalyticsRepo } from './analytics.repo';
 import { createDatabaseRollups } from './database-rollups';
 import { referenceFunnelNumbers, referencePageNumbers } from './reference';
+
+/** The raw rows of the demo account as the server stored them, for the brute-force numbers. */
+async function storedRows(h: VisitorHandle, dialect: Dialect) {
+  const funnel = h.vsl;
+  const db = h.server.database.db;
+  const account = await h.server.services.accounts.findBySlug(h.demo.accountSlug);
+  if (!account) throw new Error('no demo account');
+  const analytics = createAnalyticsRepo(dialect);
+  const all = async <Row>(
+    read: (
+      db: typeof h.server.database.db,
+      accountId: string,
+      after: string,
+      limit: number,
+    ) => Promise<{ rows: Row[] }>,
+  ) => (await read(db, account.id, '', 100_000)).rows;
+  const pages: PageInput[] = funnel.pages.map((page) => ({
+    id: page.id,
+    funnelId: funnel.id,
+    position: page.position,
+    buttonTimeSeconds: 15,
+  }));
+  const rows: RawRows = {
+    leads: await all(analytics.raw.leads),
+    pages,
+    sessions: await all(analytics.raw.sessions),
+    videoRecords: await all(analytics.raw.videoRecords),
+    actions: await all(analytics.raw.actions),
+    conversions: await all(analytics.raw.conversions),
+  };
+  return { rows, account, pages };
+}
 
 /**
  * Rollups kept on ingest (decision 25) through the real server: leads created over the owner API,
@@ -77,38 +118,16 @@ describe.each(TEST_DIALECTS)('analytics kept on ingest on %s', (dialect) => {
     ok(await record(bruno.token, s3, [t + 70_000, t + 75_000], [0, 5]));
     await h.server.services.writer.drain();
 
-    const db = h.server.database.db;
-    const account = await h.server.services.accounts.findBySlug(h.demo.accountSlug);
-    if (!account) throw new Error('no demo account');
-    const analytics = createAnalyticsRepo(dialect);
-    const all = async <Row>(
-      read: (
-        db: typeof h.server.database.db,
-        accountId: string,
-        after: string,
-        limit: number,
-      ) => Promise<{ rows: Row[] }>,
-    ) => (await read(db, account.id, '', 100_000)).rows;
-    const pages: PageInput[] = funnel.pages.map((page) => ({
-      id: page.id,
-      funnelId: funnel.id,
-      position: page.position,
-      buttonTimeSeconds: 15,
-    }));
-    const rows: RawRows = {
-      leads: await all(analytics.raw.leads),
-      pages,
-      sessions: await all(analytics.raw.sessions),
-      videoRecords: await all(analytics.raw.videoRecords),
-      actions: await all(analytics.raw.actions),
-      conversions: await all(analytics.raw.conversions),
-    };
+    const { rows, account, pages } = await storedRows(h, dialect);
     expect(rows.videoRecords.filter((r) => r.pageSessionId === s1)).toHaveLength(4);
     expect(rows.conversions.map((c) => c.kind)).toContain('VIDEO_VIEWED');
 
     const dayOf = dayOfZone(account.settings.timeZone);
     const today = dayOf(Date.now());
-    const rollups = createDatabaseRollups({ db, analytics });
+    const rollups = createDatabaseRollups({
+      db: h.server.database.db,
+      analytics: createAnalyticsRepo(dialect),
+    });
     const rounded = (n: PageNumbers) => ({
       ...n,
       averageWatched: n.averageWatched === null ? null : Number(n.averageWatched.toFixed(12)),
@@ -135,5 +154,53 @@ describe.each(TEST_DIALECTS)('analytics kept on ingest on %s', (dialect) => {
     ]);
     expect(firstPage.retention.views.slice(0, 11)).toEqual([...Array<number>(10).fill(3), 2]);
     expect(firstPage.clicks).toBe(1);
+  }, 60_000);
+});
+
+/**
+ * ANALYTICS_ROLLUPS=off: events are stored and acknowledged, the rollups stay as they were, a rebuild
+ * is marked for a start with them on, and the rebuild brings every number to the stored rows'.
+ */
+describe.each(TEST_DIALECTS)('analytics with the rollups switched off on %s', (dialect) => {
+  const h = useVisitorServer(dialect, { ...NO_RATE_LIMIT, ANALYTICS_ROLLUPS: 'off' });
+
+  it('stores raw rows only, marks a rebuild, and the rebuild counts them', async () => {
+    const funnel = h.vsl;
+    const t = Date.now() - 60_000;
+    const lead = await newLead(h, funnel.id, 'Olga Offline');
+    const session = await startedSession(h, lead.token);
+    const played = await api(h.server, 'POST', '/api/funnel/track/video', {
+      body: {
+        token: lead.token,
+        idTrackingPageSession: session,
+        startViewTime: t,
+        endViewTime: t + 12_000,
+        startTimeVideo: 0,
+        endTimeVideo: 12,
+        details: { videoDuration: 60, reproductionTime: 12_000, state: 'PAUSE' },
+      },
+    });
+    expect(played.status, played.text).toBe(200);
+    await h.server.services.writer.drain();
+
+    const db = h.server.database.db;
+    const analytics = createAnalyticsRepo(dialect);
+    const { rows, account, pages } = await storedRows(h, dialect);
+    const first = pages[0] as PageInput;
+    expect(rows.videoRecords).toHaveLength(1);
+    const dayOf = dayOfZone(account.settings.timeZone);
+    const today = { from: dayOf(Date.now()), to: dayOf(Date.now()) };
+    const rollups = createDatabaseRollups({ db, analytics });
+    const before = await rollups.pageNumbers(first, today);
+    expect(before.sessions).toBe(0);
+    expect(before.retention.reach).toEqual([]);
+    expect(await analytics.rebuildPending(db)).toBe(true);
+
+    await h.server.services.analytics.rebuildAll();
+    expect(await analytics.rebuildPending(db)).toBe(false);
+    const after = await rollups.pageNumbers(first, today);
+    expect(after).toEqual(referencePageNumbers(rows, first.id, today, dayOf));
+    expect(after.sessions).toBe(1);
+    expect(after.retention.reach.slice(0, 13)).toEqual([...Array<number>(12).fill(1), 0]);
   }, 60_000);
 });

@@ -469,6 +469,14 @@ export function createAnalyticsRepo(dialect: Dialect) {
         .executeTakeFirst();
       return row !== undefined;
     },
+    /** Marks a rebuild for the next start (rows were stored while the rollups were off). */
+    async markRebuildPending(db: Executor): Promise<void> {
+      await db
+        .insertInto('instanceSettings')
+        .values({ key: REBUILD_KEY, value: 'pending' })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
+    },
     async clearRebuildPending(db: Executor): Promise<void> {
       await db.deleteFrom('instanceSettings').where('key', '=', REBUILD_KEY).execute();
     },

@@ -188,3 +188,35 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
   };
 }
 export type RollupIngest = ReturnType<typeof createRollupIngest>;
+
+/**
+ * The rollups switched off (ANALYTICS_ROLLUPS=off): the writer, new leads and conversions store raw
+ * rows only. Before the first of them, a rebuild is marked (`analytics_rebuild`), which the next start
+ * with the rollups on runs, so that what was stored meanwhile counts.
+ */
+export function createRollupsOff({
+  db,
+  analytics,
+  lock,
+}: {
+  db: Db;
+  analytics: Pick<AnalyticsRepo, 'markRebuildPending'>;
+  lock: RollupLock;
+}): RollupIngest {
+  // The writer's batches mark once per process, before their first one; leads and conversions in
+  // their own transaction (on SQLite, a statement outside it would wait for it forever).
+  let marked: Promise<void> | undefined;
+  return {
+    lock,
+    leadsStored: (trx: Kysely<Database>) => analytics.markRebuildPending(trx),
+    conversionStored: (trx: Kysely<Database>) => analytics.markRebuildPending(trx),
+    planFor: async (): Promise<StatementText[]> => {
+      marked ??= analytics.markRebuildPending(db).catch((error: unknown) => {
+        marked = undefined;
+        throw error;
+      });
+      await marked;
+      return [];
+    },
+  };
+}
