@@ -3,7 +3,7 @@ import { AccountSettings } from '@embudo/contracts';
 import { z } from 'zod';
 import type { Dialect } from '../../db/dialect';
 import type { Database } from '../../db/schema';
-import type { StatementText } from '../../db/reusable-query';
+import { reusableQuery, type StatementText } from '../../db/reusable-query';
 import { readJson } from '../../lib/json';
 import type {
   ActionInput,
@@ -142,34 +142,143 @@ const ADDED: Record<AddedKind, AddedSpec> = {
   funnelDays: { table: 'analyticsFunnelDays', keys: ['funnelId', 'day'], counts: ['entered', 'conversions'] },
 };
 
+/** A name as the tables spell it: `prevDay` → `prev_day` (what CamelCasePlugin does to the others). */
+const snake = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
 /**
- * `insert … on conflict (keys) do update set count = table.count + excluded.count` for rows of one
- * kind: the columns are the spec's, named as the rest of the server names them (CamelCasePlugin turns
- * them into the tables' snake_case).
+ * `insert into table (columns) values (…), (…) on conflict (keys) do update set …`, written out
+ * directly: a batch writes a dozen of them, and building each through Kysely cost more than running
+ * it. Names are the schema's (camelCase, as the rest of the server names them), snake-cased here;
+ * `set` gives each updated column's new value in SQL.
  */
-function addingUpsert(db: Executor, spec: AddedSpec, rows: readonly AggregateRow[]): StatementText {
+function upsertText(
+  dialect: Dialect,
+  table: string,
+  columns: readonly string[],
+  keys: readonly string[],
+  set: readonly (readonly [column: string, value: string])[],
+  rows: readonly (readonly unknown[])[],
+): StatementText {
+  const parameters: unknown[] = [];
+  const groups: string[] = [];
+  for (const row of rows) {
+    const slots: string[] = [];
+    for (const value of row) {
+      parameters.push(value);
+      slots.push(dialect === 'postgres' ? `$${parameters.length}` : '?');
+    }
+    groups.push(`(${slots.join(', ')})`);
+  }
+  const sql =
+    `insert into "${snake(table)}" (${columns.map((c) => `"${snake(c)}"`).join(', ')}) ` +
+    `values ${groups.join(', ')} ` +
+    `on conflict (${keys.map((k) => `"${snake(k)}"`).join(', ')}) do update set ` +
+    set.map(([column, value]) => `"${snake(column)}" = ${value}`).join(', ');
+  return { sql, parameters };
+}
+
+/** `table.count + excluded.count` for each count of an adding table. */
+function addedSet(spec: AddedSpec): [string, string][] {
+  return spec.counts.map((count) => [
+    count,
+    `"${snake(spec.table)}"."${snake(count)}" + excluded."${snake(count)}"`,
+  ]);
+}
+
+/** The rows of one kind as a table adds them: each count added to the stored one. */
+function addingUpsert(dialect: Dialect, spec: AddedSpec, rows: readonly AggregateRow[]): StatementText {
   const columns = [...spec.keys, ...spec.counts];
   const values = rows.map((row) => {
-    const fields = row as unknown as Record<string, string | number>;
-    return Object.fromEntries(columns.map((column) => [column, fields[column] ?? 0]));
+    const fields = row as unknown as Record<string, string | number | undefined>;
+    return columns.map((column) => fields[column] ?? 0);
   });
-  // A table chosen at run time is beyond Kysely's types: the spec's names are checked by the tests.
-  const query = (db as unknown as Kysely<Record<string, Record<string, string | number>>>)
-    .insertInto(spec.table)
-    .values(values)
-    .onConflict((oc) =>
-      oc
-        .columns(spec.keys)
-        .doUpdateSet(
-          Object.fromEntries(
-            spec.counts.map((count) => [
-              count,
-              sql`${sql.ref(`${spec.table}.${count}`)} + ${sql.ref(`excluded.${count}`)}`,
-            ]),
-          ),
+  return upsertText(dialect, spec.table, columns, spec.keys, addedSet(spec), values);
+}
+
+/**
+ * A list given as one JSON array parameter, as a subquery of its values: one statement, compiled
+ * once, whatever the list's length (and no limit on bound values).
+ */
+function listOf(dialect: Dialect, json: never) {
+  return dialect === 'postgres'
+    ? sql<string>`(select jsonb_array_elements_text(cast(${json} as jsonb)))`
+    : sql<string>`(select value from json_each(${json}))`;
+}
+
+/** A stored page session as the rollups take it, with its end and its state row when they know it. */
+export interface StoredSession extends SessionInput {
+  endAt: number | null;
+  endInferred: boolean;
+  state: SessionState | undefined;
+}
+
+/** A lead as the rollups take it, with its account's time zone. */
+export interface StoredLead extends LeadInput {
+  timeZone: string;
+}
+
+/** Account settings seen lately, by their text: reading one checks its time zone with Intl. */
+const zonesBySettings = new Map<string, string>();
+function timeZoneOf(settings: string): string {
+  let zone = zonesBySettings.get(settings);
+  if (zone === undefined) {
+    zone = readJson(AccountSettings, settings).timeZone;
+    if (zonesBySettings.size >= 1000) zonesBySettings.clear();
+    zonesBySettings.set(settings, zone);
+  }
+  return zone;
+}
+
+/** The state-row reads of a batch, compiled once for each database (per transaction otherwise). */
+function compileReads(db: Executor, dialect: Dialect) {
+  const list = (json: never) => listOf(dialect, json);
+  return {
+    existing: reusableQuery(db, ['sessions', 'records', 'actions'], (v) =>
+      db
+        .selectFrom('pageSessions')
+        .select([sql<string>`'s'`.as('kind'), 'id'])
+        .where('id', 'in', list(v.sessions))
+        .unionAll(
+          db
+            .selectFrom('videoRecords')
+            .select([sql<string>`'v'`.as('kind'), 'id'])
+            .where('id', 'in', list(v.records)),
+        )
+        .unionAll(
+          db
+            .selectFrom('actions')
+            .select([sql<string>`'a'`.as('kind'), 'id'])
+            .where('id', 'in', list(v.actions)),
         ),
-    );
-  return query.compile();
+    ),
+    sessions: reusableQuery(db, ['ids'], (v) =>
+      db
+        .selectFrom('pageSessions')
+        .leftJoin('analyticsSessions', 'analyticsSessions.sessionId', 'pageSessions.id')
+        .select([
+          'pageSessions.id',
+          'pageSessions.leadId',
+          'pageSessions.funnelId',
+          'pageSessions.pageId',
+          'pageSessions.startAt',
+          'pageSessions.endAt',
+          'pageSessions.endReason',
+          'pageSessions.endInferred',
+          'analyticsSessions.state',
+        ])
+        .where('pageSessions.id', 'in', list(v.ids)),
+    ),
+    leads: reusableQuery(db, ['ids'], (v) =>
+      db
+        .selectFrom('leads')
+        .innerJoin('accounts', 'accounts.id', 'leads.accountId')
+        .select(['leads.id', 'leads.funnelId', 'leads.createdAt', 'accounts.settings'])
+        .where('leads.id', 'in', list(v.ids)),
+    ),
+    leadPages: reusableQuery(db, ['ids'], (v) =>
+      db.selectFrom('analyticsLeadPages').select('state').where('leadId', 'in', list(v.ids)),
+    ),
+  };
 }
 
 /**
@@ -178,161 +287,122 @@ function addingUpsert(db: Executor, spec: AddedSpec, rows: readonly AggregateRow
  * and the rows a page's or a funnel's answer reads.
  */
 export function createAnalyticsRepo(dialect: Dialect) {
-  const larger = (column: string) =>
-    dialect === 'postgres'
-      ? sql<number>`greatest(${sql.ref(`analytics_page_meta.${column}`)}, ${sql.ref(`excluded.${column}`)})`
-      : sql<number>`max(${sql.ref(`analytics_page_meta.${column}`)}, ${sql.ref(`excluded.${column}`)})`;
+  const largest = dialect === 'postgres' ? 'greatest' : 'max';
+  const replaceState: [string, string][] = [['state', 'excluded."state"']];
 
   /** The statements that write state rows (whole) and add aggregate deltas to their rows. */
-  function writeStatements(db: Executor, outcome: RollupChanges): StatementText[] {
+  function writeStatements(outcome: RollupChanges): StatementText[] {
     const statements: StatementText[] = [];
     for (const rows of chunks(outcome.sessions)) {
       statements.push(
-        db
-          .insertInto('analyticsSessions')
-          .values(
-            rows.map((s) => ({
-              sessionId: s.sessionId,
-              pageId: s.pageId,
-              leadId: s.leadId,
-              state: JSON.stringify(s),
-            })),
-          )
-          .onConflict((oc) => oc.column('sessionId').doUpdateSet({ state: (eb) => eb.ref('excluded.state') }))
-          .compile(),
+        upsertText(
+          dialect,
+          'analyticsSessions',
+          ['sessionId', 'pageId', 'leadId', 'state'],
+          ['sessionId'],
+          replaceState,
+          rows.map((s) => [s.sessionId, s.pageId, s.leadId, JSON.stringify(s)]),
+        ),
       );
     }
     for (const rows of chunks(outcome.leadPages)) {
       statements.push(
-        db
-          .insertInto('analyticsLeadPages')
-          .values(rows.map((s) => ({ leadId: s.leadId, pageId: s.pageId, state: JSON.stringify(s) })))
-          .onConflict((oc) =>
-            oc.columns(['leadId', 'pageId']).doUpdateSet({ state: (eb) => eb.ref('excluded.state') }),
-          )
-          .compile(),
+        upsertText(
+          dialect,
+          'analyticsLeadPages',
+          ['leadId', 'pageId', 'state'],
+          ['leadId', 'pageId'],
+          replaceState,
+          rows.map((s) => [s.leadId, s.pageId, JSON.stringify(s)]),
+        ),
       );
     }
-    const { deltas } = outcome;
-    for (const [kind, spec] of Object.entries(ADDED) as [AddedKind, AddedSpec][]) {
-      for (const rows of chunks(deltas.filter((row) => row.table === kind))) {
-        statements.push(addingUpsert(db, spec, rows));
-      }
+    const byKind = new Map<AggregateRow['table'], AggregateRow[]>();
+    for (const row of outcome.deltas) {
+      const rows = byKind.get(row.table);
+      if (rows === undefined) byKind.set(row.table, [row]);
+      else rows.push(row);
     }
-    for (const rows of chunks(byTable(deltas, 'pageMeta'))) {
+    for (const [kind, spec] of Object.entries(ADDED) as [AddedKind, AddedSpec][]) {
+      for (const rows of chunks(byKind.get(kind) ?? [])) statements.push(addingUpsert(dialect, spec, rows));
+    }
+    for (const rows of chunks(byTable(byKind.get('pageMeta') ?? [], 'pageMeta'))) {
       statements.push(
-        db
-          .insertInto('analyticsPageMeta')
-          .values(
-            rows.map(({ pageId, maxDuration, maxPlayedSecond }) => ({
-              pageId,
-              maxDuration,
-              maxPlayedSecond,
-            })),
-          )
-          .onConflict((oc) =>
-            oc.column('pageId').doUpdateSet({
-              maxDuration: larger('max_duration'),
-              maxPlayedSecond: larger('max_played_second'),
-            }),
-          )
-          .compile(),
+        upsertText(
+          dialect,
+          'analyticsPageMeta',
+          ['pageId', 'maxDuration', 'maxPlayedSecond'],
+          ['pageId'],
+          [
+            ['maxDuration', `${largest}("analytics_page_meta"."max_duration", excluded."max_duration")`],
+            [
+              'maxPlayedSecond',
+              `${largest}("analytics_page_meta"."max_played_second", excluded."max_played_second")`,
+            ],
+          ],
+          rows.map((row) => [row.pageId, row.maxDuration, row.maxPlayedSecond]),
+        ),
       );
     }
     return statements;
   }
 
-  return {
-    /** The leads as the rollups know them: their funnel and the day they entered it. */
-    async leads(
-      db: Executor,
-      ids: readonly string[],
-      dayOfLead: (leadId: string) => DayOf,
-    ): Promise<LeadState[]> {
-      if (ids.length === 0) return [];
-      const rows = await db
-        .selectFrom('leads')
-        .select(['id', 'funnelId', 'createdAt'])
-        .where('id', 'in', [...ids])
-        .execute();
-      return rows.map((row) => ({
-        leadId: row.id,
-        funnelId: row.funnelId,
-        entryDay: dayOfLead(row.id)(row.createdAt),
-      }));
-    },
+  /** The compiled reads of each database handle (a transaction's live as long as it). */
+  const compiledReads = new WeakMap<Executor, ReturnType<typeof compileReads>>();
+  const reads = (db: Executor) => {
+    let compiled = compiledReads.get(db);
+    if (compiled === undefined) {
+      compiled = compileReads(db, dialect);
+      compiledReads.set(db, compiled);
+    }
+    return compiled;
+  };
+  const json = (ids: Iterable<string>): string => JSON.stringify([...ids]);
 
-    /** Which of these ids a raw table holds already (a retried event is stored once). */
+  return {
+    /** Which of these ids each raw table holds already (a retried event is stored once). */
     async existingIds(
       db: Executor,
-      table: 'pageSessions' | 'videoRecords' | 'actions',
-      ids: readonly string[],
-    ): Promise<Set<string>> {
-      if (ids.length === 0) return new Set();
-      const found = new Set<string>();
-      for (const part of chunks(ids)) {
-        const rows = await db.selectFrom(table).select('id').where('id', 'in', part).execute();
-        for (const row of rows) found.add(row.id);
-      }
+      ids: { sessions: readonly string[]; records: readonly string[]; actions: readonly string[] },
+    ): Promise<{ sessions: Set<string>; records: Set<string>; actions: Set<string> }> {
+      const found = { sessions: new Set<string>(), records: new Set<string>(), actions: new Set<string>() };
+      if (ids.sessions.length + ids.records.length + ids.actions.length === 0) return found;
+      const rows = await reads(db).existing({
+        sessions: json(ids.sessions),
+        records: json(ids.records),
+        actions: json(ids.actions),
+      });
+      for (const row of rows)
+        (row.kind === 's' ? found.sessions : row.kind === 'v' ? found.records : found.actions).add(row.id);
       return found;
     },
 
-    /** Stored page sessions as the rollups take them, with whether their end is a real one. */
-    async storedSessions(
-      db: Executor,
-      ids: readonly string[],
-    ): Promise<(SessionInput & { endAt: number | null; endInferred: boolean })[]> {
-      if (ids.length === 0) return [];
-      const rows = await db
-        .selectFrom('pageSessions')
-        .select(['id', 'leadId', 'funnelId', 'pageId', 'startAt', 'endAt', 'endReason', 'endInferred'])
-        .where('id', 'in', [...ids])
-        .execute();
-      return rows.map((row) => ({ ...row, endInferred: row.endInferred === 1 }));
+    /** Stored page sessions as the rollups take them, with their state rows where there are some. */
+    async storedSessions(db: Executor, ids: Iterable<string>): Promise<StoredSession[]> {
+      const text = json(ids);
+      if (text === '[]') return [];
+      return (await reads(db).sessions({ ids: text })).map(({ state, endInferred, ...row }) => ({
+        ...row,
+        endInferred: endInferred === 1,
+        state: state === null ? undefined : readJson(SessionStateRow, state),
+      }));
     },
 
-    /** Each lead's account time zone (UTC when its settings name none). */
-    async leadTimeZones(db: Executor, leadIds: readonly string[]): Promise<Map<string, string>> {
-      if (leadIds.length === 0) return new Map();
-      const rows = await db
-        .selectFrom('leads')
-        .innerJoin('accounts', 'accounts.id', 'leads.accountId')
-        .select(['leads.id', 'accounts.settings'])
-        .where('leads.id', 'in', [...leadIds])
-        .execute();
-      return new Map(rows.map((row) => [row.id, readJson(AccountSettings, row.settings).timeZone]));
+    /** Stored leads as the rollups take them, with their account's time zone (UTC when it names none). */
+    async leads(db: Executor, ids: Iterable<string>): Promise<StoredLead[]> {
+      const text = json(ids);
+      if (text === '[]') return [];
+      return (await reads(db).leads({ ids: text })).map(({ settings, ...lead }) => ({
+        ...lead,
+        timeZone: timeZoneOf(settings),
+      }));
     },
 
-    /** Sessions' state rows; `lock` (PostgreSQL) holds them until the transaction ends. */
-    async sessions(db: Executor, ids: readonly string[], lock: boolean): Promise<SessionState[]> {
-      if (ids.length === 0) return [];
-      let query = db
-        .selectFrom('analyticsSessions')
-        .select(['sessionId', 'state'])
-        .where('sessionId', 'in', [...ids])
-        .orderBy('sessionId');
-      if (lock && dialect === 'postgres') query = query.forUpdate();
-      return (await query.execute()).map((row) => readJson(SessionStateRow, row.state));
-    },
-
-    /** Lead–page state rows of these pairs; `lock` as for sessions. */
-    async leadPages(
-      db: Executor,
-      pairs: readonly { leadId: string; pageId: string }[],
-      lock: boolean,
-    ): Promise<LeadPageState[]> {
-      if (pairs.length === 0) return [];
-      const wanted = new Set(pairs.map((p) => JSON.stringify([p.leadId, p.pageId])));
-      let query = db
-        .selectFrom('analyticsLeadPages')
-        .select(['leadId', 'pageId', 'state'])
-        .where('leadId', 'in', [...new Set(pairs.map((p) => p.leadId))])
-        .orderBy('leadId')
-        .orderBy('pageId');
-      if (lock && dialect === 'postgres') query = query.forUpdate();
-      return (await query.execute())
-        .filter((row) => wanted.has(JSON.stringify([row.leadId, row.pageId])))
-        .map((row) => readJson(LeadPageStateRow, row.state));
+    /** Every lead–page state row of these leads. */
+    async leadPages(db: Executor, leadIds: Iterable<string>): Promise<LeadPageState[]> {
+      const text = json(leadIds);
+      if (text === '[]') return [];
+      return (await reads(db).leadPages({ ids: text })).map((row) => readJson(LeadPageStateRow, row.state));
     },
 
     writeStatements,

@@ -2,8 +2,9 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { Db } from '../../db';
 import type { StatementText } from '../../db/reusable-query';
 import type { Database } from '../../db/schema';
-import type { DayRange, FunnelNumbers, PageInput, PageNumbers } from './analytics-types';
-import type { AnalyticsRepo } from './analytics.repo';
+import { dayOfZone } from '../../lib/zone-days';
+import type { DayOf, DayRange, FunnelNumbers, PageInput, PageNumbers } from './analytics-types';
+import type { AnalyticsRepo, StoredLead, StoredSession } from './analytics.repo';
 import {
   applyBatch,
   leadPageKey,
@@ -12,63 +13,146 @@ import {
   type DayOfLead,
   type RawEvent,
 } from './rollup-batch';
+import type { LeadPageState, LeadState, SessionState } from './rollup-rows';
 import { assembleFunnelNumbers, assemblePageNumbers } from './rollup-answers';
 
 /**
+ * What a batch reads before it runs: stored sessions (with their state rows), leads (with their
+ * account's time zone) and every lead–page state row of those leads. Ids asked for and not found are
+ * remembered, so that nothing is read twice.
+ */
+export interface LoadedStates {
+  sessions: Map<string, StoredSession>;
+  sessionsAsked: Set<string>;
+  leads: Map<string, StoredLead>;
+  /** Leads whose row and lead–page state rows were read (found or not). */
+  leadsAsked: Set<string>;
+  /** By leadPageKey. */
+  leadPages: Map<string, LeadPageState>;
+}
+
+/** Day numbers of each time zone, made once per process. */
+const daysOfZones = new Map<string, DayOf>();
+function daysOf(zone: string): DayOf {
+  let dayOf = daysOfZones.get(zone);
+  if (dayOf === undefined) {
+    dayOf = dayOfZone(zone);
+    daysOfZones.set(zone, dayOf);
+  }
+  return dayOf;
+}
+
+/**
  * The rollups kept in the database (decision 25): a batch of new raw rows loads the state rows it
- * touches (locked on PostgreSQL), runs the batch applier over them and writes what changed; answers
- * assemble the aggregate rows of one page or funnel.
+ * touches, runs the batch applier over them and writes what changed; answers assemble the aggregate
+ * rows of one page or funnel. Every path that changes the rollups holds the rollup lock from its reads
+ * to its commit (rollup-lock.ts), so a read sees every batch committed before it.
  */
 export function createDatabaseRollups({ db, analytics }: { db: Db; analytics: AnalyticsRepo }) {
   /**
-   * The statements that keep the rollups of new rows (each id once, a session before its events),
-   * reading the state rows on `reader`: inside the batch's transaction on PostgreSQL (locking them),
-   * or, on SQLite, on the connection that sees every batch the single writer committed.
+   * Reads what is not read yet of these sessions and leads into `loaded` (a new one when not given),
+   * the three reads side by side.
    */
-  async function plan(reader: Kysely<Database>, given: readonly RawEvent[], dayOfLead: DayOfLead) {
+  async function load(
+    reader: Kysely<Database>,
+    sessionIds: Iterable<string>,
+    leadIds: Iterable<string>,
+    loaded: LoadedStates = {
+      sessions: new Map(),
+      sessionsAsked: new Set(),
+      leads: new Map(),
+      leadsAsked: new Set(),
+      leadPages: new Map(),
+    },
+  ): Promise<LoadedStates> {
+    const sessionsToRead = new Set<string>();
+    for (const id of sessionIds) if (!loaded.sessionsAsked.has(id)) sessionsToRead.add(id);
+    const leadsToRead = new Set<string>();
+    for (const id of leadIds) if (!loaded.leadsAsked.has(id)) leadsToRead.add(id);
+    const [sessions, leads, leadPages] = await Promise.all([
+      analytics.storedSessions(reader, sessionsToRead),
+      analytics.leads(reader, leadsToRead),
+      analytics.leadPages(reader, leadsToRead),
+    ]);
+    for (const id of sessionsToRead) loaded.sessionsAsked.add(id);
+    for (const session of sessions) loaded.sessions.set(session.id, session);
+    for (const id of leadsToRead) loaded.leadsAsked.add(id);
+    for (const lead of leads) loaded.leads.set(lead.id, lead);
+    for (const state of leadPages) loaded.leadPages.set(leadPageKey(state.leadId, state.pageId), state);
+    return loaded;
+  }
+
+  /**
+   * The statements that keep the rollups of new rows (each id once, a session before its events),
+   * over the state rows in `loaded`, reading on `reader` whatever they lack. `dayOfLead` defaults to
+   * each lead's account time zone.
+   */
+  async function planLoaded(
+    reader: Kysely<Database>,
+    given: readonly RawEvent[],
+    loaded: LoadedStates,
+    dayOfLead?: DayOfLead,
+  ): Promise<StatementText[]> {
     if (given.length === 0) return [];
-    const sessions = new Map(
-      (await analytics.sessions(reader, sessionsAndLeadsOf(given).sessionIds, true)).map((session) => [
-        session.sessionId,
-        session,
-      ]),
-    );
+    const named = sessionsAndLeadsOf(given).sessionIds;
+    await load(reader, named, [], loaded);
     // A session stored before the rollups knew of it (before migration 0010, until a rebuild) comes
     // in first, as it is stored, so that its new events count.
     const startedHere = new Set(given.flatMap((event) => (event.kind === 'session' ? [event.row.id] : [])));
-    const unknown = sessionsAndLeadsOf(given).sessionIds.filter(
-      (id) => !sessions.has(id) && !startedHere.has(id),
-    );
-    const earlier: RawEvent[] = (await analytics.storedSessions(reader, unknown)).map(
-      ({ endAt: _endAt, endInferred: _endInferred, ...row }) => ({ kind: 'session', row }),
-    );
+    const sessions = new Map<string, SessionState>();
+    const earlier: RawEvent[] = [];
+    for (const id of named) {
+      const stored = loaded.sessions.get(id);
+      if (stored === undefined) continue;
+      if (stored.state !== undefined) sessions.set(id, stored.state);
+      else if (!startedHere.has(id)) {
+        const { id: sessionId, leadId, funnelId, pageId, startAt, endReason } = stored;
+        earlier.push({
+          kind: 'session',
+          row: { id: sessionId, leadId, funnelId, pageId, startAt, endReason },
+        });
+      }
+    }
     const events = [...earlier, ...given];
     const { leadIds } = sessionsAndLeadsOf(events);
+    const pairs = leadPagesOf(events, sessions);
+    await load(reader, [], [...leadIds, ...pairs.map((pair) => pair.leadId)], loaded);
+    const zoneDays: DayOfLead = (leadId) => daysOf(loaded.leads.get(leadId)?.timeZone ?? 'UTC');
+    const dayOf = dayOfLead ?? zoneDays;
     // A lead arriving in this batch is new to the rollups even though its row is stored already.
     const arriving = new Set(events.flatMap((event) => (event.kind === 'lead' ? [event.row.id] : [])));
-    const leads = await analytics.leads(
-      reader,
-      leadIds.filter((id) => !arriving.has(id)),
-      dayOfLead,
-    );
-    const leadPages = await analytics.leadPages(reader, leadPagesOf(events, sessions), true);
-    const outcome = applyBatch(
-      events,
-      {
-        leads: new Map(leads.map((lead) => [lead.leadId, lead])),
-        sessions,
-        leadPages: new Map(leadPages.map((state) => [leadPageKey(state.leadId, state.pageId), state])),
-      },
-      dayOfLead,
-    );
-    return analytics.writeStatements(reader, outcome);
+    const leads = new Map<string, LeadState>();
+    for (const id of leadIds) {
+      const lead = loaded.leads.get(id);
+      if (lead === undefined || arriving.has(id)) continue;
+      leads.set(id, { leadId: id, funnelId: lead.funnelId, entryDay: dayOf(id)(lead.createdAt) });
+    }
+    const leadPages = new Map<string, LeadPageState>();
+    for (const { leadId, pageId } of pairs) {
+      const key = leadPageKey(leadId, pageId);
+      const state = loaded.leadPages.get(key);
+      if (state !== undefined) leadPages.set(key, state);
+    }
+    const outcome = applyBatch(events, { leads, sessions, leadPages }, dayOf);
+    return analytics.writeStatements(outcome);
+  }
+
+  /** The statements that keep the rollups of new rows, reading the state rows they touch on `reader`. */
+  async function plan(
+    reader: Kysely<Database>,
+    given: readonly RawEvent[],
+    dayOfLead?: DayOfLead,
+  ): Promise<StatementText[]> {
+    if (given.length === 0) return [];
+    const { sessionIds, leadIds } = sessionsAndLeadsOf(given);
+    return planLoaded(reader, given, await load(reader, sessionIds, leadIds), dayOfLead);
   }
 
   /** Applies new rows inside `trx`. */
   async function apply(
     trx: Kysely<Database>,
     events: readonly RawEvent[],
-    dayOfLead: DayOfLead,
+    dayOfLead?: DayOfLead,
   ): Promise<void> {
     const statements: StatementText[] = await plan(trx, events, dayOfLead);
     for (const { sql, parameters } of statements)
@@ -76,10 +160,12 @@ export function createDatabaseRollups({ db, analytics }: { db: Db; analytics: An
   }
 
   return {
+    load,
+    planLoaded,
     plan,
     apply,
     /** Applies new rows in a transaction of their own. */
-    ingest: (events: readonly RawEvent[], dayOfLead: DayOfLead): Promise<void> =>
+    ingest: (events: readonly RawEvent[], dayOfLead?: DayOfLead): Promise<void> =>
       db.transaction().execute((trx) => apply(trx, events, dayOfLead)),
     async pageNumbers(page: PageInput, range: DayRange): Promise<PageNumbers> {
       return assemblePageNumbers({ page, range, ...(await analytics.pageRows(db, page.id, range)) });

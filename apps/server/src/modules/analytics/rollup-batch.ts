@@ -143,15 +143,19 @@ export function applyBatch(
     if (leadPage === undefined) throw new Error(`no lead page for session ${session.sessionId}`);
     return leadPage;
   };
+  // The apply functions return the state row they were given when nothing of it changed: it is
+  // then not written again.
   const keep = (session: SessionState | undefined, leadPage: LeadPageState | undefined) => {
-    if (session !== undefined) {
+    if (session !== undefined && states.sessions.get(session.sessionId) !== session) {
       states.sessions.set(session.sessionId, session);
       changedSessions.add(session.sessionId);
     }
     if (leadPage !== undefined) {
       const key = leadPageKey(leadPage.leadId, leadPage.pageId);
-      states.leadPages.set(key, leadPage);
-      changedLeadPages.add(key);
+      if (states.leadPages.get(key) !== leadPage) {
+        states.leadPages.set(key, leadPage);
+        changedLeadPages.add(key);
+      }
     }
   };
 
