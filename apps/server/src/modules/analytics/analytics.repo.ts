@@ -8,7 +8,6 @@ import { readJson } from '../../lib/json';
 import type {
   ActionInput,
   ConversionInput,
-  DayOf,
   DayRange,
   LeadInput,
   SessionInput,
@@ -26,16 +25,12 @@ import {
   viewsRow,
   type AggregateRow,
   type LeadPageState,
-  type LeadState,
   type PageLeadKind,
   type SessionState,
 } from './rollup-rows';
 
 /** The database or a transaction of it. */
 type Executor = Kysely<Database>;
-
-/** SQLite binds at most 32,766 values a statement: 500 rows of up to 7 columns stay far below. */
-const ROWS_PER_STATEMENT = 500;
 
 /** Set by migration 0010 when data was stored before the rollups existed. */
 const REBUILD_KEY = 'analytics_rebuild';
@@ -102,14 +97,12 @@ function safeJson(text: string): unknown {
   }
 }
 
-function chunks<Row>(rows: readonly Row[]): Row[][] {
-  const out: Row[][] = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) out.push(rows.slice(i, i + ROWS_PER_STATEMENT));
-  return out;
-}
-
 const byTable = <Table extends AggregateRow['table']>(rows: readonly AggregateRow[], table: Table) =>
   rows.filter((row): row is Extract<AggregateRow, { table: Table }> => row.table === table);
+
+/** A name as the tables spell it: `prevDay` → `prev_day` (what CamelCasePlugin does to the others). */
+const snake = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+const quoted = (name: string): string => `"${snake(name)}"`;
 
 /** An aggregate table whose rows add up: its key columns and the counts a delta adds to. */
 interface AddedSpec {
@@ -142,57 +135,113 @@ const ADDED: Record<AddedKind, AddedSpec> = {
   funnelDays: { table: 'analyticsFunnelDays', keys: ['funnelId', 'day'], counts: ['entered', 'conversions'] },
 };
 
-/** A name as the tables spell it: `prevDay` → `prev_day` (what CamelCasePlugin does to the others). */
-const snake = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+/** Each adding table's write: every count added to the stored one. */
+const ADDED_WRITES = new Map<AddedKind, TableWrite>(
+  (Object.keys(ADDED) as AddedKind[]).map((kind) => {
+    const spec = ADDED[kind];
+    const write: TableWrite = {
+      table: spec.table,
+      columns: [...spec.keys, ...spec.counts],
+      keys: spec.keys,
+      set: spec.counts.map((count) => [
+        count,
+        `${quoted(spec.table)}.${quoted(count)} + excluded.${quoted(count)}`,
+      ]),
+    };
+    return [kind, write];
+  }),
+);
+
+const SESSIONS_WRITE: TableWrite = {
+  table: 'analyticsSessions',
+  columns: ['sessionId', 'pageId', 'leadId', 'state'],
+  keys: ['sessionId'],
+  set: [['state', 'excluded."state"']],
+};
+const LEAD_PAGES_WRITE: TableWrite = {
+  table: 'analyticsLeadPages',
+  columns: ['leadId', 'pageId', 'state'],
+  keys: ['leadId', 'pageId'],
+  set: [['state', 'excluded."state"']],
+};
+/** A page's meta takes the larger of each value. */
+const pageMetaWrite = (largest: string): TableWrite => ({
+  table: 'analyticsPageMeta',
+  columns: ['pageId', 'maxDuration', 'maxPlayedSecond'],
+  keys: ['pageId'],
+  set: ['maxDuration', 'maxPlayedSecond'].map((column) => [
+    column,
+    `${largest}(${quoted('analyticsPageMeta')}.${quoted(column)}, excluded.${quoted(column)})`,
+  ]),
+});
+const PAGE_META_WRITES = { sqlite: pageMetaWrite('max'), postgres: pageMetaWrite('greatest') };
+
+/** How the rows of one rollup table are written: insert, or on a conflict of their key, update. */
+interface TableWrite {
+  /** The schema's names (camelCase, as the rest of the server names them), snake-cased in the SQL. */
+  table: string;
+  columns: readonly string[];
+  keys: readonly string[];
+  /** Each updated column's new value, in SQL (the stored row is the table's, the new one `excluded`). */
+  set: readonly (readonly [column: string, value: string])[];
+}
+
+/** Text columns; every other column of these tables holds a number. */
+const TEXT_COLUMNS: ReadonlySet<string> = new Set([
+  'sessionId',
+  'pageId',
+  'leadId',
+  'funnelId',
+  'kind',
+  'state',
+]);
+
+function insertHead(spec: TableWrite): string {
+  return `insert into ${quoted(spec.table)} (${spec.columns.map(quoted).join(', ')}) `;
+}
+
+function conflictTail(spec: TableWrite): string {
+  return (
+    ` on conflict (${spec.keys.map(quoted).join(', ')}) do update set ` +
+    spec.set.map(([column, value]) => `${quoted(column)} = ${value}`).join(', ')
+  );
+}
+
+/** One row's upsert (SQLite): the same text every time, so the write thread prepares it once. */
+const singleRowTexts = new Map<TableWrite, string>();
+function singleRowText(spec: TableWrite): string {
+  let text = singleRowTexts.get(spec);
+  if (text === undefined) {
+    text = `${insertHead(spec)}values (${spec.columns.map(() => '?').join(', ')})${conflictTail(spec)}`;
+    singleRowTexts.set(spec, text);
+  }
+  return text;
+}
 
 /**
- * `insert into table (columns) values (…), (…) on conflict (keys) do update set …`, written out
- * directly: a batch writes a dozen of them, and building each through Kysely cost more than running
- * it. Names are the schema's (camelCase, as the rest of the server names them), snake-cased here;
- * `set` gives each updated column's new value in SQL.
+ * Every table's rows in one statement (PostgreSQL): one round trip for the whole batch's rollups, each
+ * table's rows one JSON parameter (an array of arrays), inserted by a data-modifying WITH of its own.
  */
-function upsertText(
-  dialect: Dialect,
-  table: string,
-  columns: readonly string[],
-  keys: readonly string[],
-  set: readonly (readonly [column: string, value: string])[],
-  rows: readonly (readonly unknown[])[],
+function combinedUpsert(
+  writes: readonly { spec: TableWrite; rows: readonly (readonly unknown[])[] }[],
 ): StatementText {
   const parameters: unknown[] = [];
-  const groups: string[] = [];
-  for (const row of rows) {
-    const slots: string[] = [];
-    for (const value of row) {
-      parameters.push(value);
-      slots.push(dialect === 'postgres' ? `$${parameters.length}` : '?');
-    }
-    groups.push(`(${slots.join(', ')})`);
-  }
-  const sql =
-    `insert into "${snake(table)}" (${columns.map((c) => `"${snake(c)}"`).join(', ')}) ` +
-    `values ${groups.join(', ')} ` +
-    `on conflict (${keys.map((k) => `"${snake(k)}"`).join(', ')}) do update set ` +
-    set.map(([column, value]) => `"${snake(column)}" = ${value}`).join(', ');
-  return { sql, parameters };
-}
-
-/** `table.count + excluded.count` for each count of an adding table. */
-function addedSet(spec: AddedSpec): [string, string][] {
-  return spec.counts.map((count) => [
-    count,
-    `"${snake(spec.table)}"."${snake(count)}" + excluded."${snake(count)}"`,
-  ]);
-}
-
-/** The rows of one kind as a table adds them: each count added to the stored one. */
-function addingUpsert(dialect: Dialect, spec: AddedSpec, rows: readonly AggregateRow[]): StatementText {
-  const columns = [...spec.keys, ...spec.counts];
-  const values = rows.map((row) => {
-    const fields = row as unknown as Record<string, string | number | undefined>;
-    return columns.map((column) => fields[column] ?? 0);
+  const parts = writes.map(({ spec, rows }, index) => {
+    parameters.push(JSON.stringify(rows));
+    const values = spec.columns.map((column, at) => {
+      const type = TEXT_COLUMNS.has(column)
+        ? 'text'
+        : column === 'maxDuration'
+          ? 'double precision'
+          : 'bigint';
+      return `cast(e->>${at} as ${type})`;
+    });
+    return (
+      `w${index} as (${insertHead(spec)}select ${values.join(', ')} ` +
+      `from jsonb_array_elements(cast($${parameters.length} as jsonb)) as e${conflictTail(spec)})`
+    );
   });
-  return upsertText(dialect, spec.table, columns, spec.keys, addedSet(spec), values);
+  return { sql: `with ${parts.join(', ')} select 1`, parameters };
 }
 
 /**
@@ -287,64 +336,51 @@ function compileReads(db: Executor, dialect: Dialect) {
  * and the rows a page's or a funnel's answer reads.
  */
 export function createAnalyticsRepo(dialect: Dialect) {
-  const largest = dialect === 'postgres' ? 'greatest' : 'max';
-  const replaceState: [string, string][] = [['state', 'excluded."state"']];
-
-  /** The statements that write state rows (whole) and add aggregate deltas to their rows. */
+  /**
+   * The statements that write state rows (whole) and add aggregate deltas to their rows: on SQLite one
+   * per row, each text prepared once by the write thread; on PostgreSQL one for everything.
+   */
   function writeStatements(outcome: RollupChanges): StatementText[] {
-    const statements: StatementText[] = [];
-    for (const rows of chunks(outcome.sessions)) {
-      statements.push(
-        upsertText(
-          dialect,
-          'analyticsSessions',
-          ['sessionId', 'pageId', 'leadId', 'state'],
-          ['sessionId'],
-          replaceState,
-          rows.map((s) => [s.sessionId, s.pageId, s.leadId, JSON.stringify(s)]),
-        ),
-      );
-    }
-    for (const rows of chunks(outcome.leadPages)) {
-      statements.push(
-        upsertText(
-          dialect,
-          'analyticsLeadPages',
-          ['leadId', 'pageId', 'state'],
-          ['leadId', 'pageId'],
-          replaceState,
-          rows.map((s) => [s.leadId, s.pageId, JSON.stringify(s)]),
-        ),
-      );
-    }
+    const writes: { spec: TableWrite; rows: (readonly unknown[])[] }[] = [];
+    if (outcome.sessions.length > 0)
+      writes.push({
+        spec: SESSIONS_WRITE,
+        rows: outcome.sessions.map((s) => [s.sessionId, s.pageId, s.leadId, JSON.stringify(s)]),
+      });
+    if (outcome.leadPages.length > 0)
+      writes.push({
+        spec: LEAD_PAGES_WRITE,
+        rows: outcome.leadPages.map((s) => [s.leadId, s.pageId, JSON.stringify(s)]),
+      });
     const byKind = new Map<AggregateRow['table'], AggregateRow[]>();
     for (const row of outcome.deltas) {
       const rows = byKind.get(row.table);
       if (rows === undefined) byKind.set(row.table, [row]);
       else rows.push(row);
     }
-    for (const [kind, spec] of Object.entries(ADDED) as [AddedKind, AddedSpec][]) {
-      for (const rows of chunks(byKind.get(kind) ?? [])) statements.push(addingUpsert(dialect, spec, rows));
+    for (const [kind, spec] of ADDED_WRITES) {
+      const rows = byKind.get(kind);
+      if (rows === undefined) continue;
+      writes.push({
+        spec,
+        rows: rows.map((row) => {
+          const fields = row as unknown as Record<string, string | number | undefined>;
+          return spec.columns.map((column) => fields[column] ?? 0);
+        }),
+      });
     }
-    for (const rows of chunks(byTable(byKind.get('pageMeta') ?? [], 'pageMeta'))) {
-      statements.push(
-        upsertText(
-          dialect,
-          'analyticsPageMeta',
-          ['pageId', 'maxDuration', 'maxPlayedSecond'],
-          ['pageId'],
-          [
-            ['maxDuration', `${largest}("analytics_page_meta"."max_duration", excluded."max_duration")`],
-            [
-              'maxPlayedSecond',
-              `${largest}("analytics_page_meta"."max_played_second", excluded."max_played_second")`,
-            ],
-          ],
-          rows.map((row) => [row.pageId, row.maxDuration, row.maxPlayedSecond]),
-        ),
-      );
-    }
-    return statements;
+    const metas = byTable(byKind.get('pageMeta') ?? [], 'pageMeta');
+    if (metas.length > 0)
+      writes.push({
+        spec: PAGE_META_WRITES[dialect],
+        rows: metas.map((row) => [row.pageId, row.maxDuration, row.maxPlayedSecond]),
+      });
+    if (writes.length === 0) return [];
+    if (dialect === 'postgres') return [combinedUpsert(writes)];
+    return writes.flatMap(({ spec, rows }) => {
+      const sql = singleRowText(spec);
+      return rows.map((parameters) => ({ sql, parameters }));
+    });
   }
 
   /** The compiled reads of each database handle (a transaction's live as long as it). */
