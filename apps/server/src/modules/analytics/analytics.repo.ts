@@ -21,6 +21,7 @@ import {
   pageLeadsRow,
   pageMetaRow,
   reachRow,
+  type PageMetaRow,
   stepRow,
   viewsRow,
   type AggregateRow,
@@ -87,6 +88,12 @@ const LeadPageStateRow = z.object({
   clicked: z.boolean(),
   converted: z.boolean(),
 }) satisfies z.ZodType<LeadPageState>;
+
+/** What a video record's details say that analytics reads (state '' and duration 0 when unreadable). */
+function recordDetails(details: string): { state: string; videoDuration: number } {
+  const read = RecordDetails.safeParse(safeJson(details));
+  return read.success ? read.data : { state: '', videoDuration: 0 };
+}
 
 /** JSON text as a value, or undefined when it is not JSON. */
 function safeJson(text: string): unknown {
@@ -442,6 +449,149 @@ export function createAnalyticsRepo(dialect: Dialect) {
     },
 
     writeStatements,
+
+    /** One lead's raw rows as the rollups take them (what it added to them), with its time zone. */
+    async leadRaw(
+      db: Executor,
+      leadId: string,
+    ): Promise<{
+      lead: StoredLead | undefined;
+      sessions: SessionInput[];
+      videoRecords: VideoRecordInput[];
+      actions: ActionInput[];
+      conversions: ConversionInput[];
+    }> {
+      const [lead] = (await reads(db).leads({ ids: json([leadId]) })).map(({ settings, ...row }) => ({
+        ...row,
+        timeZone: timeZoneOf(settings),
+      }));
+      const sessions = await db
+        .selectFrom('pageSessions')
+        .select(['id', 'leadId', 'funnelId', 'pageId', 'startAt', 'endReason'])
+        .where('leadId', '=', leadId)
+        .orderBy('id')
+        .execute();
+      const records =
+        sessions.length === 0
+          ? []
+          : await db
+              .selectFrom('videoRecords')
+              .select([
+                'id',
+                'pageSessionId',
+                'leadId',
+                'startViewTime',
+                'endViewTime',
+                'startTimeVideo',
+                'endTimeVideo',
+                'details',
+              ])
+              .where(
+                'pageSessionId',
+                'in',
+                sessions.map((session) => session.id),
+              )
+              .orderBy('id')
+              .execute();
+      const actions = await db
+        .selectFrom('actions')
+        .select(['id', 'pageSessionId', 'leadId', 'action', 'receivedAt'])
+        .where('leadId', '=', leadId)
+        .orderBy('id')
+        .execute();
+      const conversions = await db
+        .selectFrom('conversions')
+        .select(['id', 'leadId', 'funnelId', 'pageId', 'kind', 'createdAt'])
+        .where('leadId', '=', leadId)
+        .orderBy('id')
+        .execute();
+      return {
+        lead,
+        sessions,
+        videoRecords: records.map(({ details, ...row }) => ({ ...row, ...recordDetails(details) })),
+        actions,
+        conversions,
+      };
+    },
+
+    /** Pages' meta rows, by page. */
+    async pageMetas(db: Executor, pageIds: readonly string[]): Promise<Map<string, PageMetaRow>> {
+      if (pageIds.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('analyticsPageMeta')
+        .selectAll()
+        .where('pageId', 'in', [...pageIds])
+        .execute();
+      return new Map(
+        rows.map((row) => [row.pageId, pageMetaRow(row.pageId, row.maxDuration, row.maxPlayedSecond)]),
+      );
+    },
+
+    /**
+     * A page's video records but a lead's, `limit` at a time after the id `after`: what a page's meta
+     * is recomputed from when that lead is erased.
+     */
+    async pageRecordsBut(
+      db: Executor,
+      pageId: string,
+      leadId: string,
+      after: string,
+      limit: number,
+    ): Promise<
+      RawPage<Pick<VideoRecordInput, 'startTimeVideo' | 'endTimeVideo' | 'state' | 'videoDuration'>>
+    > {
+      const rows = await db
+        .selectFrom('videoRecords')
+        .innerJoin('pageSessions', 'pageSessions.id', 'videoRecords.pageSessionId')
+        .select([
+          'videoRecords.id',
+          'videoRecords.startTimeVideo',
+          'videoRecords.endTimeVideo',
+          'videoRecords.details',
+        ])
+        .where('pageSessions.pageId', '=', pageId)
+        .where('videoRecords.leadId', '<>', leadId)
+        .where('videoRecords.id', '>', after)
+        .orderBy('videoRecords.id')
+        .limit(limit)
+        .execute();
+      return {
+        rows: rows.map(({ details, startTimeVideo, endTimeVideo }) => ({
+          startTimeVideo,
+          endTimeVideo,
+          ...recordDetails(details),
+        })),
+        last: rows.at(-1)?.id,
+      };
+    },
+
+    /** Sets a page's meta (after an erasure: it may only go down, which the upserts never do). */
+    async setPageMeta(db: Executor, row: PageMetaRow): Promise<void> {
+      await db
+        .updateTable('analyticsPageMeta')
+        .set({ maxDuration: row.maxDuration, maxPlayedSecond: row.maxPlayedSecond })
+        .where('pageId', '=', row.pageId)
+        .execute();
+    },
+
+    /** Deletes the aggregate rows of these pages and funnels whose every count is 0 (after an erasure). */
+    async deleteZeroRows(
+      db: Executor,
+      pageIds: readonly string[],
+      funnelIds: readonly string[],
+    ): Promise<void> {
+      for (const spec of Object.values(ADDED)) {
+        const owners = spec.keys.includes('pageId') ? pageIds : funnelIds;
+        const owner = spec.keys.includes('pageId') ? 'pageId' : 'funnelId';
+        if (owners.length === 0) continue;
+        // A table chosen at run time is beyond Kysely's types: the spec's names are checked by the tests.
+        let query = (db as unknown as Kysely<Record<string, Record<string, string | number>>>)
+          .deleteFrom(spec.table)
+          .where(owner, 'in', [...owners]);
+        for (const count of spec.counts) query = query.where(count, '=', 0);
+        await query.execute();
+      }
+    },
 
     /**
      * An account's raw rows as the rollups take them, one table at a time, `limit` rows after the id

@@ -4,6 +4,7 @@ import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../../../t
 import type { DayRange, PageNumbers, RawRows } from './analytics-types';
 import { createAccountRepo } from '../accounts/account.repo';
 import { createAccountService } from '../accounts/account.service';
+import { createLeadRepo } from '../leads/lead.repo';
 import { createAnalyticsRepo } from './analytics.repo';
 import { createAnalyticsService } from './analytics.service';
 import { createDatabaseRollups } from './database-rollups';
@@ -307,6 +308,73 @@ describe.each(TEST_DIALECTS)('analytics rollups in the database on %s', (dialect
         ).toEqual(referenceFunnelNumbers(rows, funnelId, stream.range, stream.dayOf));
       }),
       { numRuns: 20 },
+    );
+  }, 240_000);
+  it('erasing leads takes away exactly what they added: the numbers of the rows left, as a rebuild gives them', async () => {
+    const analytics = createAnalyticsRepo(dialect);
+    const rollups = createDatabaseRollups({ db: database.db, analytics });
+    const leadRepo = createLeadRepo(database.db);
+    const service = createAnalyticsService({
+      db: database.db,
+      analytics,
+      rollups,
+      accounts: createAccountService({ accounts: createAccountRepo(database.db) }),
+    });
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        rawRowsArbitrary().chain((stream) =>
+          fc.record({
+            stream: fc.constant(stream),
+            arrival: arrivalOf(stream.rows),
+            sizes: fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 5 }),
+            erased: fc.subarray(stream.rows.leads.map((lead) => lead.id)),
+          }),
+        ),
+        async ({ stream, arrival, sizes, erased }) => {
+          const p = `erase${String(run++)}x${Math.random().toString(36).slice(2, 8)}-`;
+          const rows = prefixed(stream.rows, p);
+          await storeBaseRows(database, rows, p);
+          await storeEventRows(database, rows, p);
+          for (const batch of batchesOf(eventsOf(rows, arrival), sizes))
+            await rollups.ingest(batch, () => stream.dayOf);
+          // The lead repository's own erasure, with the rollups' part in its transaction.
+          const gone = new Set(erased.map((id) => p + id));
+          for (const id of gone) await leadRepo.delete(id, (trx) => rollups.erase(trx, id));
+          const left: RawRows = {
+            leads: rows.leads.filter((r) => !gone.has(r.id)),
+            pages: rows.pages,
+            sessions: rows.sessions.filter((r) => !gone.has(r.leadId)),
+            videoRecords: rows.videoRecords.filter((r) => !gone.has(r.leadId)),
+            actions: rows.actions.filter((r) => !gone.has(r.leadId)),
+            conversions: rows.conversions.filter((r) => !gone.has(r.leadId)),
+          };
+          const ranges: DayRange[] = [stream.range, { from: stream.range.to, to: stream.range.to }];
+          const answers = async () => {
+            const out: unknown[] = [];
+            for (const range of ranges) {
+              for (const page of rows.pages) out.push(rounded(await rollups.pageNumbers(page, range)));
+              for (const funnelId of new Set(rows.pages.map((page) => page.funnelId))) {
+                const pages = rows.pages.filter((page) => page.funnelId === funnelId);
+                out.push(await rollups.funnelNumbers(funnelId, pages, range));
+              }
+            }
+            return out;
+          };
+          const expected: unknown[] = [];
+          for (const range of ranges) {
+            for (const page of rows.pages)
+              expected.push(rounded(referencePageNumbers(left, page.id, range, stream.dayOf)));
+            for (const funnelId of new Set(rows.pages.map((page) => page.funnelId)))
+              expected.push(referenceFunnelNumbers(left, funnelId, range, stream.dayOf));
+          }
+          const afterErasure = await answers();
+          expect(afterErasure).toEqual(expected);
+          await service.rebuild(`${p}account`);
+          expect(await answers()).toEqual(afterErasure);
+        },
+      ),
+      { numRuns: 30 },
     );
   }, 240_000);
 });

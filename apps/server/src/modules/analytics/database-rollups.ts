@@ -13,7 +13,8 @@ import {
   type DayOfLead,
   type RawEvent,
 } from './rollup-batch';
-import type { LeadPageState, LeadState, SessionState } from './rollup-rows';
+import { recordMeta } from './rollup-core';
+import { negated, pageMetaRow, type LeadPageState, type LeadState, type SessionState } from './rollup-rows';
 import { assembleFunnelNumbers, assemblePageNumbers } from './rollup-answers';
 
 /**
@@ -30,6 +31,9 @@ export interface LoadedStates {
   /** By leadPageKey. */
   leadPages: Map<string, LeadPageState>;
 }
+
+/** Records read at a time when a page's meta is recomputed. */
+const ERASE_PAGE = 2000;
 
 /** Day numbers of each time zone, made once per process. */
 const daysOfZones = new Map<string, DayOf>();
@@ -159,8 +163,81 @@ export function createDatabaseRollups({ db, analytics }: { db: Db; analytics: An
       await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
   }
 
+  /**
+   * A lead's erasure, inside the transaction that deletes it and before its rows go, under the rollup
+   * lock. Its raw rows replayed from nothing give exactly what it added to every aggregate row: its
+   * state rows are its own, and the sums do not depend on the order rows come in (decision 25). Those
+   * are taken away, and rows left at zero deleted. A page's meta holds largest values, which cannot be
+   * taken away: where the lead's reach them, they are recomputed from the other leads' records. Its
+   * state rows go with it by cascade. Afterwards every answer is what a rebuild without it gives.
+   */
+  async function erase(trx: Kysely<Database>, leadId: string): Promise<void> {
+    const raw = await analytics.leadRaw(trx, leadId);
+    if (raw.lead === undefined) return;
+    const { lead } = raw;
+    const ownSessions = new Set(raw.sessions.map((session) => session.id));
+    const events: RawEvent[] = [
+      { kind: 'lead', row: { id: lead.id, funnelId: lead.funnelId, createdAt: lead.createdAt } },
+      ...raw.sessions.map((row): RawEvent => ({ kind: 'session', row })),
+      ...raw.videoRecords.map((row): RawEvent => ({ kind: 'videoRecord', row })),
+      // An action or a conversion is the lead's own; a record or an action counts on its session.
+      ...raw.actions
+        .filter((row) => row.pageSessionId === null || ownSessions.has(row.pageSessionId))
+        .map((row): RawEvent => ({ kind: 'action', row })),
+      ...raw.conversions.map((row): RawEvent => ({ kind: 'conversion', row })),
+    ];
+    const dayOf = daysOf(lead.timeZone);
+    const added = applyBatch(
+      events,
+      { leads: new Map(), sessions: new Map(), leadPages: new Map() },
+      () => dayOf,
+    ).deltas;
+    const taken = added.flatMap((row) => (row.table === 'pageMeta' ? [] : [negated(row)]));
+    for (const { sql, parameters } of analytics.writeStatements({
+      sessions: [],
+      leadPages: [],
+      deltas: taken,
+    }))
+      await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+    const pageIds = new Set<string>();
+    const funnelIds = new Set<string>();
+    for (const row of taken) {
+      if ('pageId' in row) pageIds.add(row.pageId);
+      if ('funnelId' in row) funnelIds.add(row.funnelId);
+    }
+    await analytics.deleteZeroRows(trx, [...pageIds], [...funnelIds]);
+
+    const own = added.flatMap((row) => (row.table === 'pageMeta' ? [row] : []));
+    const stored = await analytics.pageMetas(
+      trx,
+      own.map((row) => row.pageId),
+    );
+    for (const mine of own) {
+      const meta = stored.get(mine.pageId);
+      if (meta === undefined) continue;
+      if (mine.maxDuration < meta.maxDuration && mine.maxPlayedSecond < meta.maxPlayedSecond) continue;
+      // The others' largest values, read until they reach the stored ones (they cannot pass them).
+      let maxDuration = 0;
+      let maxPlayedSecond = -1;
+      let after = '';
+      for (;;) {
+        const page = await analytics.pageRecordsBut(trx, mine.pageId, leadId, after, ERASE_PAGE);
+        for (const record of page.rows) {
+          const its = recordMeta(record);
+          maxDuration = Math.max(maxDuration, its.maxDuration);
+          maxPlayedSecond = Math.max(maxPlayedSecond, its.maxPlayedSecond);
+        }
+        const reached = maxDuration >= meta.maxDuration && maxPlayedSecond >= meta.maxPlayedSecond;
+        if (reached || page.last === undefined || page.rows.length < ERASE_PAGE) break;
+        after = page.last;
+      }
+      await analytics.setPageMeta(trx, pageMetaRow(mine.pageId, maxDuration, maxPlayedSecond));
+    }
+  }
+
   return {
     load,
+    erase,
     planLoaded,
     plan,
     apply,

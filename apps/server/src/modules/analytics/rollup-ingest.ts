@@ -19,7 +19,7 @@ export interface WrittenBatch {
 export interface RollupIngestDeps {
   db: Db;
   analytics: Pick<AnalyticsRepo, 'existingIds'>;
-  rollups: Pick<DatabaseRollups, 'load' | 'planLoaded' | 'apply'>;
+  rollups: Pick<DatabaseRollups, 'load' | 'planLoaded' | 'apply' | 'erase'>;
   lock: RollupLock;
 }
 
@@ -84,6 +84,11 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
         },
       };
       await rollups.apply(trx, [event]);
+    },
+
+    /** A lead about to be erased, inside the transaction that deletes it: what it added is taken away. */
+    async leadErased(trx: Kysely<Database>, leadId: string): Promise<void> {
+      await rollups.erase(trx, leadId);
     },
 
     async planFor(batch: WrittenBatch): Promise<StatementText[]> {
@@ -193,6 +198,7 @@ export function createRollupsOff({
     lock,
     leadsStored: (trx: Kysely<Database>) => analytics.markRebuildPending(trx),
     conversionStored: (trx: Kysely<Database>) => analytics.markRebuildPending(trx),
+    leadErased: (trx: Kysely<Database>) => analytics.markRebuildPending(trx),
     planFor: async (): Promise<StatementText[]> => {
       marked ??= analytics.markRebuildPending(db).catch((error: unknown) => {
         marked = undefined;

@@ -349,6 +349,41 @@ export function combineRows(row: AggregateRow, other: AggregateRow): AggregateRo
   }
 }
 
+/** −n, never −0 (a count bound as −0 is a real, not an integer). */
+const neg = (n: number): number => (n === 0 ? 0 : -n);
+
+/** The row that takes `row` away again when added (its counts negated); not for pageMeta. */
+export function negated(row: Exclude<AggregateRow, PageMetaRow>): AggregateRow {
+  switch (row.table) {
+    case 'reach':
+    case 'views':
+      return { ...row, delta: neg(row.delta) };
+    case 'pageDays':
+      return {
+        ...row,
+        sessions: neg(row.sessions),
+        plays: neg(row.plays),
+        secondsPlayed: neg(row.secondsPlayed),
+        clicks: neg(row.clicks),
+        conversions: neg(row.conversions),
+      };
+    case 'pageLeads':
+      return { ...row, leads: neg(row.leads) };
+    case 'furthest':
+      return { ...row, leads: neg(row.leads), converted: neg(row.converted) };
+    case 'steps':
+      return {
+        ...row,
+        reached: neg(row.reached),
+        completed: neg(row.completed),
+        clicked: neg(row.clicked),
+        converted: neg(row.converted),
+      };
+    case 'funnelDays':
+      return { ...row, entered: neg(row.entered), conversions: neg(row.conversions) };
+  }
+}
+
 /** A row that changes nothing when added (or, for pageMeta, when taken the larger of). */
 export function isNeutralRow(row: AggregateRow): boolean {
   switch (row.table) {
