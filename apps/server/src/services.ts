@@ -128,7 +128,12 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
   // Analytics rollups (decision 25): kept by the writer's batches, new leads and conversions alike.
   // ANALYTICS_ROLLUPS=off stores raw rows only and marks a rebuild for a start with them on.
   const rollupsOn = config.analyticsRollups ?? true;
-  const rollups = createDatabaseRollups({ db, analytics: repos.analytics });
+  // On SQLite this process's writer is the only one: the rollups keep recent state rows in memory.
+  const rollups = createDatabaseRollups({
+    db,
+    analytics: repos.analytics,
+    cacheStates: rollupsOn && database.dialect === 'sqlite',
+  });
   const rollupIngest = rollupsOn
     ? createRollupIngest({ db, analytics: repos.analytics, rollups, lock: createRollupLock() })
     : createRollupsOff({ db, analytics: repos.analytics, lock: createRollupLock() });

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../../../test/databases';
 import type { DayRange, PageNumbers, RawRows } from './analytics-types';
@@ -10,7 +11,7 @@ import { createAnalyticsService } from './analytics.service';
 import { createDatabaseRollups } from './database-rollups';
 import { arrivalOf, eventsOf, rawRowsArbitrary } from './raw-streams';
 import { referenceFunnelNumbers, referencePageNumbers } from './reference';
-import type { RawEvent } from './rollup-batch';
+import { sessionsAndLeadsOf, type RawEvent } from './rollup-batch';
 
 /**
  * The rollups as the database keeps them (migration 0010, decision 25), on SQLite and PostgreSQL:
@@ -264,6 +265,92 @@ describe.each(TEST_DIALECTS)('analytics rollups in the database on %s', (dialect
         },
       ),
       { numRuns: 40 },
+    );
+  }, 240_000);
+
+  it('kept by the event writer with state rows cached in memory: the same numbers, batch after batch', async () => {
+    const rollups = createDatabaseRollups({
+      db: database.db,
+      analytics: createAnalyticsRepo(dialect),
+      cacheStates: true,
+    });
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        rawRowsArbitrary().chain((stream) =>
+          fc.record({
+            stream: fc.constant(stream),
+            arrival: arrivalOf(stream.rows),
+            sizes: fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 5 }),
+            failing: fc.nat({ max: 8 }),
+          }),
+        ),
+        async ({ stream, arrival, sizes, failing }) => {
+          const p = `cached${String(run++)}x${Math.random().toString(36).slice(2, 8)}-`;
+          const rows = prefixed(stream.rows, p);
+          await storeBaseRows(database, rows, p);
+          const batches = batchesOf(eventsOf(rows, arrival), sizes);
+          for (const [index, batch] of batches.entries()) {
+            // As the writer plans a batch: on the database, outside any transaction, then commits it.
+            const { sessionIds, leadIds } = sessionsAndLeadsOf(batch);
+            const loaded = await rollups.load(database.db, sessionIds, leadIds);
+            const started = batch.flatMap((event) =>
+              event.kind === 'session'
+                ? [{ ...event.row, endAt: null, endInferred: false, state: undefined }]
+                : [],
+            );
+            const plan = async () =>
+              rollups.planLoaded(database.db, batch, loaded, () => stream.dayOf, {
+                sessions: started,
+                ends: new Map(),
+              });
+            const statements = await plan();
+            // Now and then a batch fails: nothing of it is committed, and the cache forgets.
+            if (index === failing) {
+              await expect(
+                database.db.transaction().execute(async (trx) => {
+                  for (const { sql, parameters } of statements)
+                    await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+                  throw new Error('the batch fails');
+                }),
+              ).rejects.toThrow('the batch fails');
+              rollups.failed();
+              const again = await rollups.planLoaded(
+                database.db,
+                batch,
+                await rollups.load(database.db, sessionIds, leadIds),
+                () => stream.dayOf,
+                { sessions: started, ends: new Map() },
+              );
+              await database.db.transaction().execute(async (trx) => {
+                for (const { sql, parameters } of again)
+                  await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+              });
+            } else {
+              await database.db.transaction().execute(async (trx) => {
+                for (const { sql, parameters } of statements)
+                  await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+              });
+            }
+            rollups.committed();
+          }
+          for (const range of [stream.range, { from: stream.range.to, to: stream.range.to }]) {
+            for (const page of rows.pages) {
+              expect(
+                rounded(await rollups.pageNumbers(page, range)),
+                `${page.id} ${JSON.stringify(range)}`,
+              ).toEqual(rounded(referencePageNumbers(rows, page.id, range, stream.dayOf)));
+            }
+            for (const funnelId of new Set(rows.pages.map((page) => page.funnelId))) {
+              const pages = rows.pages.filter((page) => page.funnelId === funnelId);
+              expect(await rollups.funnelNumbers(funnelId, pages, range), funnelId).toEqual(
+                referenceFunnelNumbers(rows, funnelId, range, stream.dayOf),
+              );
+            }
+          }
+        },
+      ),
+      { numRuns: 25 },
     );
   }, 240_000);
 

@@ -32,6 +32,53 @@ export interface LoadedStates {
   leadPages: Map<string, LeadPageState>;
 }
 
+/** Sessions and leads whose state rows the cache keeps, the least recently used going first. */
+const CACHED_SESSIONS = 4000;
+const CACHED_LEADS = 4000;
+
+/**
+ * The state rows of recent sessions (with what the rollups read of their stored row) and every
+ * lead–page state row of recent leads, as committed.
+ */
+function createStateCache() {
+  const sessions = new Map<string, StoredSession>();
+  const leads = new Map<string, LeadPageState[]>();
+  let generation = 0;
+  /** Reads an entry and makes it the most recently used. */
+  const touch = <V>(map: Map<string, V>, key: string): V | undefined => {
+    const value = map.get(key);
+    if (value !== undefined) {
+      map.delete(key);
+      map.set(key, value);
+    }
+    return value;
+  };
+  const put = <V>(map: Map<string, V>, key: string, value: V, limit: number): void => {
+    map.delete(key);
+    map.set(key, value);
+    if (map.size > limit) {
+      const oldest = map.keys().next();
+      if (oldest.done !== true) map.delete(oldest.value);
+    }
+  };
+  return {
+    session: (id: string) => touch(sessions, id),
+    leadPages: (leadId: string) => touch(leads, leadId),
+    setSession: (session: StoredSession) => {
+      put(sessions, session.id, session, CACHED_SESSIONS);
+    },
+    setLeadPages: (leadId: string, states: LeadPageState[]) => {
+      put(leads, leadId, states, CACHED_LEADS);
+    },
+    generation: () => generation,
+    clear: () => {
+      generation += 1;
+      sessions.clear();
+      leads.clear();
+    },
+  };
+}
+
 /** Records read at a time when a page's meta is recomputed. */
 const ERASE_PAGE = 2000;
 
@@ -52,7 +99,24 @@ function daysOf(zone: string): DayOf {
  * rows of one page or funnel. Every path that changes the rollups holds the rollup lock from its reads
  * to its commit (rollup-lock.ts), so a read sees every batch committed before it.
  */
-export function createDatabaseRollups({ db, analytics }: { db: Db; analytics: AnalyticsRepo }) {
+export function createDatabaseRollups({
+  db,
+  analytics,
+  cacheStates = false,
+}: {
+  db: Db;
+  analytics: AnalyticsRepo;
+  /**
+   * Keep the state rows of recent sessions and leads in memory (SQLite: this process's event writer
+   * is the only writer of them). Every write in a transaction of its own (new leads, conversions,
+   * erasures, rebuilds) empties it.
+   */
+  cacheStates?: boolean;
+}) {
+  const cache = cacheStates ? createStateCache() : undefined;
+  /** What the writer's batch planned last, for the cache once it is committed. */
+  let staged: (() => void) | undefined;
+
   /**
    * Reads what is not read yet of these sessions and leads into `loaded` (a new one when not given),
    * the three reads side by side.
@@ -69,14 +133,31 @@ export function createDatabaseRollups({ db, analytics }: { db: Db; analytics: An
       leadPages: new Map(),
     },
   ): Promise<LoadedStates> {
+    // The cache holds what is committed: a transaction's reads go to it, the database's may not.
+    const cached = reader === db ? cache : undefined;
     const sessionsToRead = new Set<string>();
-    for (const id of sessionIds) if (!loaded.sessionsAsked.has(id)) sessionsToRead.add(id);
+    for (const id of sessionIds) {
+      if (loaded.sessionsAsked.has(id)) continue;
+      const known = cached?.session(id);
+      if (known === undefined) sessionsToRead.add(id);
+      else {
+        loaded.sessionsAsked.add(id);
+        loaded.sessions.set(id, known);
+      }
+    }
     const leadsToRead = new Set<string>();
-    for (const id of leadIds) if (!loaded.leadsAsked.has(id)) leadsToRead.add(id);
+    const leadPagesToRead = new Set<string>();
+    for (const id of leadIds) {
+      if (loaded.leadsAsked.has(id)) continue;
+      leadsToRead.add(id);
+      const known = cached?.leadPages(id);
+      if (known === undefined) leadPagesToRead.add(id);
+      else for (const state of known) loaded.leadPages.set(leadPageKey(state.leadId, state.pageId), state);
+    }
     const [sessions, leads, leadPages] = await Promise.all([
       analytics.storedSessions(reader, sessionsToRead),
       analytics.leads(reader, leadsToRead),
-      analytics.leadPages(reader, leadsToRead),
+      analytics.leadPages(reader, leadPagesToRead),
     ]);
     for (const id of sessionsToRead) loaded.sessionsAsked.add(id);
     for (const session of sessions) loaded.sessions.set(session.id, session);
@@ -96,7 +177,10 @@ export function createDatabaseRollups({ db, analytics }: { db: Db; analytics: An
     given: readonly RawEvent[],
     loaded: LoadedStates,
     dayOfLead?: DayOfLead,
+    /** The writer's batch: its new sessions as stored, and the real ends it sets. */
+    written?: { sessions: readonly StoredSession[]; ends: ReadonlyMap<string, number> },
   ): Promise<StatementText[]> {
+    staged = undefined;
     if (given.length === 0) return [];
     const named = sessionsAndLeadsOf(given).sessionIds;
     await load(reader, named, [], loaded);
@@ -138,6 +222,26 @@ export function createDatabaseRollups({ db, analytics }: { db: Db; analytics: An
       if (state !== undefined) leadPages.set(key, state);
     }
     const outcome = applyBatch(events, { leads, sessions, leadPages }, dayOf);
+    if (cache !== undefined && reader === db && written !== undefined) {
+      const generation = cache.generation();
+      staged = () => {
+        if (cache.generation() !== generation) return;
+        const states = new Map(outcome.sessions.map((state) => [state.sessionId, state]));
+        for (const stored of [...loaded.sessions.values(), ...written.sessions]) {
+          const endAt = written.ends.get(stored.id);
+          cache.setSession({
+            ...stored,
+            ...(endAt === undefined ? {} : { endAt, endInferred: false }),
+            state: states.get(stored.id) ?? stored.state,
+          });
+        }
+        const byLead = new Map<string, Map<string, LeadPageState>>();
+        for (const id of loaded.leadsAsked) byLead.set(id, new Map());
+        for (const state of [...loaded.leadPages.values(), ...outcome.leadPages])
+          byLead.get(state.leadId)?.set(state.pageId, state);
+        for (const [leadId, pages] of byLead) cache.setLeadPages(leadId, [...pages.values()]);
+      };
+    }
     return analytics.writeStatements(outcome);
   }
 
@@ -158,6 +262,7 @@ export function createDatabaseRollups({ db, analytics }: { db: Db; analytics: An
     events: readonly RawEvent[],
     dayOfLead?: DayOfLead,
   ): Promise<void> {
+    cache?.clear();
     const statements: StatementText[] = await plan(trx, events, dayOfLead);
     for (const { sql, parameters } of statements)
       await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
@@ -172,6 +277,7 @@ export function createDatabaseRollups({ db, analytics }: { db: Db; analytics: An
    * state rows go with it by cascade. Afterwards every answer is what a rebuild without it gives.
    */
   async function erase(trx: Kysely<Database>, leadId: string): Promise<void> {
+    cache?.clear();
     const raw = await analytics.leadRaw(trx, leadId);
     if (raw.lead === undefined) return;
     const { lead } = raw;
@@ -238,6 +344,16 @@ export function createDatabaseRollups({ db, analytics }: { db: Db; analytics: An
   return {
     load,
     erase,
+    /** The writer's batch planned last is committed: the cache takes its state rows. */
+    committed(): void {
+      staged?.();
+      staged = undefined;
+    },
+    /** The writer's batch planned last failed: whatever the cache holds may be wrong now. */
+    failed(): void {
+      staged = undefined;
+      cache?.clear();
+    },
     planLoaded,
     plan,
     apply,

@@ -13,13 +13,13 @@ export interface WrittenBatch {
   videoRecords: readonly Insertable<Database['videoRecords']>[];
   actions: readonly Insertable<Database['actions']>[];
   /** Real ends, in the order the batch applies them. */
-  ends: readonly { id: string; leadId: string; endReason: string }[];
+  ends: readonly { id: string; leadId: string; endReason: string; endAt: number }[];
 }
 
 export interface RollupIngestDeps {
   db: Db;
   analytics: Pick<AnalyticsRepo, 'existingIds'>;
-  rollups: Pick<DatabaseRollups, 'load' | 'planLoaded' | 'apply' | 'erase'>;
+  rollups: Pick<DatabaseRollups, 'load' | 'planLoaded' | 'apply' | 'erase' | 'committed' | 'failed'>;
   lock: RollupLock;
 }
 
@@ -171,7 +171,32 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
         ...ends,
       ];
       if (events.length === 0) return [];
-      return rollups.planLoaded(db, events, loaded);
+      const realEnds = new Map<string, number>();
+      for (const end of batch.ends)
+        if (ends.some((event) => event.kind === 'sessionEnd' && event.sessionId === end.id))
+          realEnds.set(end.id, end.endAt);
+      return rollups.planLoaded(db, events, loaded, undefined, {
+        sessions: sessions.map((row) => ({
+          id: row.id,
+          leadId: row.leadId,
+          funnelId: row.funnelId,
+          pageId: row.pageId,
+          startAt: row.startAt,
+          endReason: row.endReason ?? null,
+          endAt: row.endAt ?? null,
+          endInferred: row.endInferred === 1,
+          state: undefined,
+        })),
+        ends: realEnds,
+      });
+    },
+
+    /** The batch planned last is committed (or failed): what the rollups keep in memory follows. */
+    committed: () => {
+      rollups.committed();
+    },
+    failed: () => {
+      rollups.failed();
     },
   };
 }
@@ -199,6 +224,8 @@ export function createRollupsOff({
     leadsStored: (trx: Kysely<Database>) => analytics.markRebuildPending(trx),
     conversionStored: (trx: Kysely<Database>) => analytics.markRebuildPending(trx),
     leadErased: (trx: Kysely<Database>) => analytics.markRebuildPending(trx),
+    committed: () => undefined,
+    failed: () => undefined,
     planFor: async (): Promise<StatementText[]> => {
       marked ??= analytics.markRebuildPending(db).catch((error: unknown) => {
         marked = undefined;
