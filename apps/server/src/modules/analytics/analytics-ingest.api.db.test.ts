@@ -53,7 +53,8 @@ async function storedRows(h: VisitorHandle, dialect: Dialect) {
  * Rollups kept on ingest (decision 25) through the real server: leads created over the owner API,
  * sessions, video records (overlapping reports, a replay, a retried record, a skip), clicks, a session
  * ended by the video and a conversion over the visitor API. Afterwards every number of the funnel and
- * its pages equals the brute-force recomputation from the raw rows the server stored.
+ * its pages equals the brute-force recomputation from the raw rows the server stored, and again once
+ * a lead is erased over the owner API.
  */
 describe.each(TEST_DIALECTS)('analytics kept on ingest on %s', (dialect) => {
   const h = useVisitorServer(dialect);
@@ -81,7 +82,7 @@ describe.each(TEST_DIALECTS)('analytics kept on ingest on %s', (dialect) => {
       details: { videoDuration: 60, reproductionTime: view[1] - view[0], state },
     });
 
-  it('equals the brute-force numbers of the stored rows for every page and the funnel', async () => {
+  it('equals the brute-force numbers of the stored rows for every page and the funnel, before and after an erasure', async () => {
     const funnel = h.vsl;
     const [first, second] = funnel.pages;
     if (!first || !second) throw new Error('the demo VSL funnel has pages');
@@ -154,6 +155,23 @@ describe.each(TEST_DIALECTS)('analytics kept on ingest on %s', (dialect) => {
     ]);
     expect(firstPage.retention.views.slice(0, 11)).toEqual([...Array<number>(10).fill(3), 2]);
     expect(firstPage.clicks).toBe(1);
+
+    // Erasing Bruno over the owner API takes away what he added: the numbers are those of Ana's rows.
+    const erased = await api(h.server, 'DELETE', `/api/owner/leads/${bruno.id}`, { key: h.demo.apiKey });
+    expect(erased.status, erased.text).toBe(204);
+    const left = (await storedRows(h, dialect)).rows;
+    expect(left.sessions.some((session) => session.leadId === bruno.id)).toBe(false);
+    for (const page of pages) {
+      expect(rounded(await rollups.pageNumbers(page, { from: today, to: today })), page.id).toEqual(
+        rounded(referencePageNumbers(left, page.id, { from: today, to: today }, dayOf)),
+      );
+    }
+    expect(await rollups.funnelNumbers(funnel.id, pages, { from: today, to: today })).toEqual(
+      referenceFunnelNumbers(left, funnel.id, { from: today, to: today }, dayOf),
+    );
+    const afterErasure = await rollups.pageNumbers(pages[0] as PageInput, { from: today, to: today });
+    expect(afterErasure.retention.reach.slice(0, 22)).toEqual([...Array<number>(20).fill(1), 0, 0]);
+    expect(afterErasure.uniqueViewers).toBe(1);
   }, 60_000);
 });
 
