@@ -5,7 +5,7 @@
  * --prof the server runs with `--cpu-prof` and writes its profile to DIR when it stops. Prints the
  * acknowledged events per second. Not a bench row: a tool to find where ingest spends its time.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { prepareDatabase, seedDemoLeads } from '../../scripts/lib/scratch-database';
@@ -16,7 +16,7 @@ import { AckLog, visitRequests } from '../rows/tracking-ingest';
 
 /** Profiles the server from its start until it exits, into PROF_DIR. */
 const PRELOAD = `import { Session } from 'node:inspector';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 const session = new Session();
 session.connect();
 session.post('Profiler.enable');
@@ -74,6 +74,8 @@ async function main(): Promise<void> {
       `rollups ${values.rollups}: ${(log.acknowledged / load.seconds).toFixed(0)} events/s ` +
         `(${log.acknowledged} acknowledged, ${log.notAcknowledged} not, p99 ${load.p99} ms)\n`,
     );
+    const status = readFileSync(`/proc/${String(server.child.pid)}/status`, 'utf8');
+    process.stdout.write(`server peak resident memory: ${/VmHWM:\s+(\d+ kB)/.exec(status)?.[1] ?? '?'}\n`);
     killServer(server, 'SIGTERM');
     await server.exited;
   } finally {

@@ -33,8 +33,8 @@ export interface LoadedStates {
 }
 
 /** Sessions and leads whose state rows the cache keeps, the least recently used going first. */
-const CACHED_SESSIONS = 4000;
-const CACHED_LEADS = 4000;
+const CACHED_SESSIONS = 2000;
+const CACHED_LEADS = 2000;
 
 /**
  * The state rows of recent sessions (with what the rollups read of their stored row) and every
