@@ -180,7 +180,8 @@ export function createDatabaseRollups({
     /** The writer's batch: its new sessions as stored, and the real ends it sets. */
     written?: { sessions: readonly StoredSession[]; ends: ReadonlyMap<string, number> },
   ): Promise<StatementText[]> {
-    staged = undefined;
+    // A plan in a transaction of its own never stages (the cache is emptied for it instead).
+    if (reader === db) staged = undefined;
     if (given.length === 0) return [];
     const named = sessionsAndLeadsOf(given).sessionIds;
     await load(reader, named, [], loaded);
