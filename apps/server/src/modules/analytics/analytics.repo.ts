@@ -310,6 +310,8 @@ function compileReads(db: Executor, dialect: Dialect) {
     sessions: reusableQuery(db, ['ids'], (v) =>
       db
         .selectFrom('pageSessions')
+        // A session of a deleted page counts nowhere: its page's rollups went with the page.
+        .innerJoin('pages', 'pages.id', 'pageSessions.pageId')
         .leftJoin('analyticsSessions', 'analyticsSessions.sessionId', 'pageSessions.id')
         .select([
           'pageSessions.id',
@@ -465,11 +467,20 @@ export function createAnalyticsRepo(dialect: Dialect) {
         ...row,
         timeZone: timeZoneOf(settings),
       }));
+      // As a rebuild reads them: nothing of deleted pages (their rollups went with them).
       const sessions = await db
         .selectFrom('pageSessions')
-        .select(['id', 'leadId', 'funnelId', 'pageId', 'startAt', 'endReason'])
-        .where('leadId', '=', leadId)
-        .orderBy('id')
+        .innerJoin('pages', 'pages.id', 'pageSessions.pageId')
+        .select([
+          'pageSessions.id',
+          'pageSessions.leadId',
+          'pageSessions.funnelId',
+          'pageSessions.pageId',
+          'pageSessions.startAt',
+          'pageSessions.endReason',
+        ])
+        .where('pageSessions.leadId', '=', leadId)
+        .orderBy('pageSessions.id')
         .execute();
       const records =
         sessions.length === 0
@@ -501,9 +512,17 @@ export function createAnalyticsRepo(dialect: Dialect) {
         .execute();
       const conversions = await db
         .selectFrom('conversions')
-        .select(['id', 'leadId', 'funnelId', 'pageId', 'kind', 'createdAt'])
-        .where('leadId', '=', leadId)
-        .orderBy('id')
+        .leftJoin('pages', 'pages.id', 'conversions.pageId')
+        .select([
+          'conversions.id',
+          'conversions.leadId',
+          'conversions.funnelId',
+          'pages.id as pageId',
+          'conversions.kind',
+          'conversions.createdAt',
+        ])
+        .where('conversions.leadId', '=', leadId)
+        .orderBy('conversions.id')
         .execute();
       return {
         lead,
@@ -624,6 +643,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
         const rows = await db
           .selectFrom('pageSessions')
           .innerJoin('leads', 'leads.id', 'pageSessions.leadId')
+          .innerJoin('pages', 'pages.id', 'pageSessions.pageId')
           .select([
             'pageSessions.id',
             'pageSessions.leadId',
@@ -648,6 +668,8 @@ export function createAnalyticsRepo(dialect: Dialect) {
         const rows = await db
           .selectFrom('videoRecords')
           .innerJoin('leads', 'leads.id', 'videoRecords.leadId')
+          .innerJoin('pageSessions', 'pageSessions.id', 'videoRecords.pageSessionId')
+          .innerJoin('pages', 'pages.id', 'pageSessions.pageId')
           .select([
             'videoRecords.id',
             'videoRecords.pageSessionId',
@@ -684,6 +706,8 @@ export function createAnalyticsRepo(dialect: Dialect) {
         const rows = await db
           .selectFrom('actions')
           .innerJoin('leads', 'leads.id', 'actions.leadId')
+          .leftJoin('pageSessions', 'pageSessions.id', 'actions.pageSessionId')
+          .leftJoin('pages', 'pages.id', 'pageSessions.pageId')
           .select([
             'actions.id',
             'actions.pageSessionId',
@@ -692,6 +716,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
             'actions.receivedAt',
           ])
           .where('leads.accountId', '=', accountId)
+          .where((eb) => eb.or([eb('actions.pageSessionId', 'is', null), eb('pages.id', 'is not', null)]))
           .where('actions.id', '>', after)
           .orderBy('actions.id')
           .limit(limit)
@@ -704,12 +729,22 @@ export function createAnalyticsRepo(dialect: Dialect) {
         after: string,
         limit: number,
       ): Promise<RawPage<ConversionInput>> => {
+        // A conversion of a deleted page still counts for its funnel, as one of no page.
         const rows = await db
           .selectFrom('conversions')
-          .select(['id', 'leadId', 'funnelId', 'pageId', 'kind', 'createdAt'])
-          .where('accountId', '=', accountId)
-          .where('id', '>', after)
-          .orderBy('id')
+          .innerJoin('leads', 'leads.id', 'conversions.leadId')
+          .leftJoin('pages', 'pages.id', 'conversions.pageId')
+          .select([
+            'conversions.id',
+            'conversions.leadId',
+            'conversions.funnelId',
+            'pages.id as pageId',
+            'conversions.kind',
+            'conversions.createdAt',
+          ])
+          .where('conversions.accountId', '=', accountId)
+          .where('conversions.id', '>', after)
+          .orderBy('conversions.id')
           .limit(limit)
           .execute();
         return { rows, last: rows.at(-1)?.id };

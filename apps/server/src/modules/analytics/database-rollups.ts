@@ -70,6 +70,9 @@ function createStateCache() {
     setLeadPages: (leadId: string, states: LeadPageState[]) => {
       put(leads, leadId, states, CACHED_LEADS);
     },
+    /** Whether this very entry is the one kept (it came from the cache). */
+    holds: (session: StoredSession) => sessions.get(session.id) === session,
+    holdsLead: (leadId: string) => leads.has(leadId),
     generation: () => generation,
     clear: () => {
       generation += 1;
@@ -188,6 +191,18 @@ export function createDatabaseRollups({
     // A session stored before the rollups knew of it (before migration 0010, until a rebuild) comes
     // in first, as it is stored, so that its new events count.
     const startedHere = new Set(given.flatMap((event) => (event.kind === 'session' ? [event.row.id] : [])));
+    // Events of a session that is not stored (nor started here) count nowhere: its page was deleted.
+    const counted = given.filter((event) => {
+      const sessionId =
+        event.kind === 'videoRecord'
+          ? event.row.pageSessionId
+          : event.kind === 'action'
+            ? event.row.pageSessionId
+            : event.kind === 'sessionEnd'
+              ? event.sessionId
+              : null;
+      return sessionId === null || startedHere.has(sessionId) || loaded.sessions.has(sessionId);
+    });
     const sessions = new Map<string, SessionState>();
     const earlier: RawEvent[] = [];
     for (const id of named) {
@@ -202,7 +217,7 @@ export function createDatabaseRollups({
         });
       }
     }
-    const events = [...earlier, ...given];
+    const events = [...earlier, ...counted];
     const { leadIds } = sessionsAndLeadsOf(events);
     const pairs = leadPagesOf(events, sessions);
     await load(reader, [], [...leadIds, ...pairs.map((pair) => pair.leadId)], loaded);
@@ -227,17 +242,22 @@ export function createDatabaseRollups({
       const generation = cache.generation();
       staged = () => {
         if (cache.generation() !== generation) return;
+        // What the cache gave and the batch did not change stays as it is.
         const states = new Map(outcome.sessions.map((state) => [state.sessionId, state]));
         for (const stored of [...loaded.sessions.values(), ...written.sessions]) {
           const endAt = written.ends.get(stored.id);
+          const state = states.get(stored.id);
+          if (endAt === undefined && state === undefined && cache.holds(stored)) continue;
           cache.setSession({
             ...stored,
             ...(endAt === undefined ? {} : { endAt, endInferred: false }),
-            state: states.get(stored.id) ?? stored.state,
+            state: state ?? stored.state,
           });
         }
+        const changed = new Set(outcome.leadPages.map((state) => state.leadId));
         const byLead = new Map<string, Map<string, LeadPageState>>();
-        for (const id of loaded.leadsAsked) byLead.set(id, new Map());
+        for (const id of loaded.leadsAsked)
+          if (changed.has(id) || !cache.holdsLead(id)) byLead.set(id, new Map());
         for (const state of [...loaded.leadPages.values(), ...outcome.leadPages])
           byLead.get(state.leadId)?.set(state.pageId, state);
         for (const [leadId, pages] of byLead) cache.setLeadPages(leadId, [...pages.values()]);

@@ -39,7 +39,7 @@ export type RawEvent =
 /** The day numbers of a lead's account (its time zone): a batch mixes accounts. */
 export type DayOfLead = (leadId: string) => DayOf;
 
-export const leadPageKey = (leadId: string, pageId: string): string => JSON.stringify([leadId, pageId]);
+export const leadPageKey = (leadId: string, pageId: string): string => `${leadId}\u0000${pageId}`;
 
 /** The state rows a batch reads and changes, by key; a store fills them before the batch. */
 export interface RollupStates {

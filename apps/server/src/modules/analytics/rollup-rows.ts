@@ -178,8 +178,9 @@ export interface PageMetaRow {
 export type AggregateRow =
   ReachRow | ViewsRow | PageDayRow | PageLeadsRow | FurthestRow | StepRow | FunnelDayRow | PageMetaRow;
 
+/** The parts joined by a character no id holds: cheaper than JSON, made for every row of every event. */
 function keyOf(...parts: (string | number)[]): string {
-  return JSON.stringify(parts);
+  return parts.join('\u0000');
 }
 
 export function reachRow(
