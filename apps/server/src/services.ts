@@ -1,6 +1,9 @@
 import { createAnalyticsRepo } from './modules/analytics/analytics.repo';
 import { createAnalyticsService } from './modules/analytics/analytics.service';
+import { createAnalyticsReportsService } from './modules/analytics/analytics-reports.service';
 import { createDatabaseRollups } from './modules/analytics/database-rollups';
+import { createFollowUpsQuery } from './modules/analytics/follow-ups.query';
+import { createLeadTimelineQuery } from './modules/analytics/lead-timeline.query';
 import { createRollupIngest, createRollupsOff } from './modules/analytics/rollup-ingest';
 import { createRollupLock } from './modules/analytics/rollup-lock';
 import { OWNER_LIMIT_DEFAULTS, UNKNOWN } from '@embudo/contracts';
@@ -113,7 +116,12 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
   const links = linksFor(config.publicUrl);
   const repos = createRepos(database);
   const limits = config.ownerLimits ?? OWNER_LIMIT_DEFAULTS;
-  const accounts = createAccountService({ accounts: repos.accounts });
+  // Bound below, once analytics exists: a new time zone rebuilds the account's rollups.
+  let rebuildAnalytics = (_accountId: string): Promise<void> => Promise.resolve();
+  const accounts = createAccountService({
+    accounts: repos.accounts,
+    onTimeZoneChange: (accountId) => rebuildAnalytics(accountId),
+  });
   const funnels = createFunnelService({ funnels: repos.funnels, limits });
   const pages = createPageService({
     pages: repos.pages,
@@ -134,9 +142,10 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     analytics: repos.analytics,
     cacheStates: rollupsOn && database.dialect === 'sqlite',
   });
+  const rollupLock = createRollupLock();
   const rollupIngest = rollupsOn
-    ? createRollupIngest({ db, analytics: repos.analytics, rollups, lock: createRollupLock() })
-    : createRollupsOff({ db, analytics: repos.analytics, lock: createRollupLock() });
+    ? createRollupIngest({ db, analytics: repos.analytics, rollups, lock: rollupLock })
+    : createRollupsOff({ db, analytics: repos.analytics, lock: rollupLock });
   const writer = createEventWriter({ database, events: repos.events, progress, rollups: rollupIngest });
   const leads = createLeadService({
     leads: repos.leads,
@@ -184,7 +193,12 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     rollups: rollupIngest,
   });
   const fomo = createFomoService({ funnels: repos.funnels, conversions: repos.conversions });
-  const pixel = createPixelService({ pixels: repos.pixels, funnels: repos.funnels, leads: progress });
+  const pixel = createPixelService({
+    pixels: repos.pixels,
+    funnels: repos.funnels,
+    leads: progress,
+    conversions,
+  });
   const studio = config.studio ?? STUDIO_DEFAULTS;
   const clock = config.now ? { now: config.now } : {};
   const users = createUserService({
@@ -219,6 +233,17 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
       : { ...repos.analytics, rebuildPending: () => Promise.resolve(false) },
     rollups,
     accounts,
+    lock: rollupLock,
+  });
+  rebuildAnalytics = async (accountId) => {
+    await analytics.rebuild(accountId);
+  };
+  const analyticsReports = createAnalyticsReportsService({
+    rollups,
+    pages,
+    leads,
+    followUps: createFollowUpsQuery(db),
+    leadTimeline: createLeadTimelineQuery(db),
   });
   return {
     secret,
@@ -243,6 +268,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     members,
     studioAuth,
     analytics,
+    analyticsReports,
     /** The pixel outbox's sender (architecture §5.10), for a serving process's background jobs. */
     pixelWorker: (options: Omit<PixelWorkerOptions, 'pixels' | 'funnels'>) =>
       createPixelWorker({ ...options, pixels: repos.pixels, funnels: repos.funnels }),

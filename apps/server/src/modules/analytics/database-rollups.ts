@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema';
 import { dayOfZone } from '../../lib/zone-days';
 import type { DayOf, DayRange, FunnelNumbers, PageInput, PageNumbers } from './analytics-types';
 import type { AnalyticsRepo, StoredLead, StoredSession } from './analytics.repo';
+import { countsAsConversion } from './counted-conversions';
 import {
   applyBatch,
   leadPageKey,
@@ -311,7 +312,8 @@ export function createDatabaseRollups({
       ...raw.actions
         .filter((row) => row.pageSessionId === null || ownSessions.has(row.pageSessionId))
         .map((row): RawEvent => ({ kind: 'action', row })),
-      ...raw.conversions.map((row): RawEvent => ({ kind: 'conversion', row })),
+      // Only the conversions analytics counts were added (a page's VIDEO_VIEWED was not).
+      ...raw.conversions.filter(countsAsConversion).map((row): RawEvent => ({ kind: 'conversion', row })),
     ];
     const dayOf = daysOf(lead.timeZone);
     const added = applyBatch(
