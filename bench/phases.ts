@@ -17,7 +17,7 @@ import {
   type ScratchDatabase,
   type SeededLead,
 } from '../scripts/lib/scratch-database';
-import { killAll, startServer, type RunningServer } from '../scripts/lib/server-process';
+import { killAll, killServer, startServer, type RunningServer } from '../scripts/lib/server-process';
 import { seedLeadTable } from './lib/lead-table';
 import { benchToken, insertLeads, sampleIndices, type LeadHome } from './lib/leads';
 import type { MemoryWatch } from './lib/memory';
@@ -263,10 +263,14 @@ async function ingestOn(
   let ingest: IngestResult | { error: unknown } = { error: 'not run' };
   let crash: CrashResult | { error: unknown } = { error: 'not run' };
   const servers: RunningServer[] = [];
-  let cleanup: () => Promise<void> = () => Promise.resolve();
-  try {
-    const database = await prepareDatabase(url, false, 'bench_ingest');
-    cleanup = database.cleanup;
+  const cleanups: (() => Promise<void>)[] = [];
+  const cleanup = async () => {
+    for (const done of cleanups) await done();
+  };
+  /** A database with the demo and the visitors' leads. */
+  const visitorsDatabase = async (scratch: string) => {
+    const database = await prepareDatabase(url, false, scratch);
+    cleanups.push(database.cleanup);
     const demo = await seedDemoLeads(database.url, PUBLIC_URL);
     // The video sales letter's funnel: its visits play a video, and its first page never closes tracking.
     const homes = homesOf(demo.slice(0, 1));
@@ -276,16 +280,35 @@ async function ingestOn(
       { tag: 'visit', from: 0, count: settings.visitorLeads },
       () => true,
     );
+    return { database, leads };
+  };
+  try {
+    const { database, leads } = await visitorsDatabase('bench_ingest');
+    // Issue 19 row (a): the same visits on a server that keeps no analytics rollups.
+    const withoutRollups = await visitorsDatabase('bench_ingest_off');
     const server = await startServer(database.url, servers, { run: settings.server });
+    const offServer = await startServer(withoutRollups.database.url, servers, {
+      run: settings.server,
+      env: { ANALYTICS_ROLLUPS: 'off' },
+    });
     const stop = watch.watch(`tracking, ${name}`, server.child.pid);
+    const stopOff = watch.watch(`tracking, rollups off, ${name}`, offServer.child.pid);
     try {
-      log(`row 5: tracking visits against the no-op tracking call on ${name}`);
-      ingest = await measureIngest(server.url, leads, {
-        connections: settings.connections,
-        seconds: settings.seconds,
-        rounds: settings.rounds,
-        warmUpSeconds: settings.warmUpSeconds,
-      });
+      log(`row 5: tracking visits against the no-op tracking call and against rollups off, on ${name}`);
+      ingest = await measureIngest(
+        server.url,
+        leads,
+        {
+          connections: settings.connections,
+          seconds: settings.seconds,
+          rounds: settings.rounds,
+          warmUpSeconds: settings.warmUpSeconds,
+        },
+        { url: offServer.url, leads: withoutRollups.leads },
+      );
+      stopOff();
+      killServer(offServer, 'SIGTERM');
+      await offServer.exited;
       log(`row 5: the same load on ${name}, SIGKILL after ${settings.killAfterSeconds} s, restart, count`);
       crash = await crashUnderLoad(
         server,
@@ -302,6 +325,7 @@ async function ingestOn(
       );
     } finally {
       stop();
+      stopOff();
     }
   } catch (error) {
     if ('error' in ingest) ingest = { error };

@@ -216,12 +216,26 @@ export interface IngestResult {
   acknowledged: number;
   notAcknowledged: number;
   byKind: Record<Kind, number>;
+  /** The same visits against a server with the analytics rollups switched off, in the same rounds. */
+  rollupsOff?: {
+    tracking: LoadSummary;
+    eventsPerSecond: number;
+    acknowledged: number;
+    notAcknowledged: number;
+  };
+}
+
+/** A second server to load in the same rounds: the same visits, on a database of its own. */
+export interface IngestTarget {
+  url: string;
+  leads: readonly BenchLead[];
 }
 
 export async function measureIngest(
   serverUrl: string,
   leads: readonly BenchLead[],
   options: IngestOptions,
+  rollupsOff?: IngestTarget,
 ): Promise<IngestResult> {
   const { connections, seconds } = options;
   // The baseline: the same server's no-op tracking call (BENCH_NOOP_ENDPOINT=on), with a video
@@ -247,27 +261,48 @@ export async function measureIngest(
   ];
   await warmUp(serverUrl, connections, options.warmUpSeconds, health);
   await warmUp(serverUrl, connections, options.warmUpSeconds, visitRequests(leads, new AckLog(false)));
+  if (rollupsOff)
+    await warmUp(
+      rollupsOff.url,
+      connections,
+      options.warmUpSeconds,
+      visitRequests(rollupsOff.leads, new AckLog(false)),
+    );
+  const visits = (target: IngestTarget) => async () => {
+    const log = new AckLog(false);
+    const load = await runLoad({
+      url: target.url,
+      connections,
+      seconds,
+      requests: visitRequests(target.leads, log),
+    });
+    return { load, log };
+  };
+  const none = () => Promise.resolve(null);
   const runs = await interleave(options.rounds, {
     health: () => runLoad({ url: serverUrl, connections, seconds, requests: health }),
-    tracking: async () => {
-      const log = new AckLog(false);
-      const load = await runLoad({
-        url: serverUrl,
-        connections,
-        seconds,
-        requests: visitRequests(leads, log),
-      });
-      return { load, log };
-    },
+    tracking: visits({ url: serverUrl, leads }),
+    trackingOff: rollupsOff ? visits(rollupsOff) : none,
   });
   const logs = runs.tracking.map((r) => r.log);
   const total = (pick: (log: AckLog) => number) => logs.reduce((sum, log) => sum + pick(log), 0);
+  const rate = (run: { load: LoadSummary; log: AckLog }) =>
+    run.load.seconds > 0 ? run.log.acknowledged / run.load.seconds : 0;
+  const off = runs.trackingOff.flatMap((run) => (run === null ? [] : [run]));
   return {
+    ...(off.length > 0
+      ? {
+          rollupsOff: {
+            tracking: combineRounds(off.map((r) => r.load)),
+            eventsPerSecond: median(off.map(rate)),
+            acknowledged: off.reduce((sum, r) => sum + r.log.acknowledged, 0),
+            notAcknowledged: off.reduce((sum, r) => sum + r.log.notAcknowledged, 0),
+          },
+        }
+      : {}),
     health: combineRounds(runs.health),
     tracking: combineRounds(runs.tracking.map((r) => r.load)),
-    eventsPerSecond: median(
-      runs.tracking.map((r) => (r.load.seconds > 0 ? r.log.acknowledged / r.load.seconds : 0)),
-    ),
+    eventsPerSecond: median(runs.tracking.map(rate)),
     acknowledged: total((log) => log.acknowledged),
     notAcknowledged: total((log) => log.notAcknowledged),
     byKind: {
@@ -356,6 +391,8 @@ export async function crashUnderLoad(
 }
 
 const SQLITE_RATE_BUDGET: Budget = { on: 'figure', op: '>=', limit: 10_000 };
+/** Issue 19, bench row (a): ingest with the analytics rollups at least 0.85 of ingest without them. */
+const ROLLUPS_BUDGET: Budget = { on: 'ratio', op: '>=', limit: 0.85 };
 const LOST_BUDGET: Budget = { on: 'figure', op: '=', limit: 0 };
 
 /** Row 5's lines for one database: the rate (budgeted on SQLite only) and the loss after a SIGKILL. */
@@ -388,6 +425,27 @@ export function ingestRows(
             `acknowledged in ${ingest.tracking.seconds.toFixed(0)} s (${ingest.notAcknowledged} not), ` +
             `p99 ${ingest.tracking.p99} ms`,
           ...notes,
+        ],
+      }),
+    );
+  }
+  const rollupsMeasure = `tracking events acknowledged with analytics rollups, ${database}`;
+  if ('error' in ingest) rows.push(failedRow(5, rollupsMeasure, ROLLUPS_BUDGET, ingest.error));
+  else if (ingest.rollupsOff === undefined)
+    rows.push(failedRow(5, rollupsMeasure, ROLLUPS_BUDGET, 'no server with the rollups off was measured'));
+  else {
+    const off = ingest.rollupsOff;
+    rows.push(
+      makeRow({
+        row: 5,
+        measure: rollupsMeasure,
+        figure: { value: ingest.eventsPerSecond, unit: 'events/s' },
+        baseline: { value: off.eventsPerSecond, unit: 'events/s', label: 'rollups off' },
+        budget: ROLLUPS_BUDGET,
+        notes: [
+          `issue 19 row (a): the same visits against a second server, on a database of its own, with ANALYTICS_ROLLUPS=off, in the same rounds`,
+          `${database}, rollups off: ${off.acknowledged} events acknowledged in ${off.tracking.seconds.toFixed(0)} s ` +
+            `(${off.notAcknowledged} not), p99 ${off.tracking.p99} ms`,
         ],
       }),
     );

@@ -85,6 +85,7 @@ const EnvSchema = z.object({
     .default('https://graph.facebook.com/v21.0')
     .refine((v) => /^https?:\/\/\S+$/.test(v), 'an http(s) URL such as https://graph.facebook.com/v21.0'),
   PIXEL_WORKER: z.enum(['on', 'off'], { message: 'on or off' }).default('on'),
+  ANALYTICS_ROLLUPS: z.enum(['on', 'off'], { message: 'on or off' }).default('on'),
   GEO_DATABASE: z.enum(['city', 'off'], { message: 'city or off' }).default('city'),
   CSP_MODE: z.enum(['enforce', 'report-only'], { message: 'enforce or report-only' }).default('enforce'),
   BENCH_NOOP_ENDPOINT: z.enum(['on', 'off'], { message: 'on or off' }).default('off'),
@@ -131,6 +132,12 @@ export interface Config {
   /** Base of the Meta Conversions API; tests point it at a local receiver (architecture §5.10). */
   pixelApiUrl: string;
   pixelWorker: boolean;
+  /**
+   * Whether the analytics rollups are kept as events, leads and conversions are stored (decision 25).
+   * Off, only the raw rows are stored, and the first write marks a rebuild, which the next start
+   * with them on runs (or `embudo analytics rebuild`).
+   */
+  analyticsRollups: boolean;
   /** `city`: DB-IP Lite city database, loaded on first lookup; `off`: every lookup is unknown. */
   geoDatabase: 'city' | 'off';
   /**
@@ -219,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     pixelApiUrl: e.PIXEL_API_URL.replace(/\/$/, ''),
     pixelWorker: e.PIXEL_WORKER === 'on',
+    analyticsRollups: e.ANALYTICS_ROLLUPS === 'on',
     geoDatabase: e.GEO_DATABASE,
     cspMode: e.CSP_MODE,
     benchNoopEndpoint: e.BENCH_NOOP_ENDPOINT === 'on',

@@ -4,7 +4,7 @@ import { createAnalyticsReportsService } from './modules/analytics/analytics-rep
 import { createDatabaseRollups } from './modules/analytics/database-rollups';
 import { createFollowUpsQuery } from './modules/analytics/follow-ups.query';
 import { createLeadTimelineQuery } from './modules/analytics/lead-timeline.query';
-import { createRollupIngest } from './modules/analytics/rollup-ingest';
+import { createRollupIngest, createRollupsOff } from './modules/analytics/rollup-ingest';
 import { createRollupLock } from './modules/analytics/rollup-lock';
 import { OWNER_LIMIT_DEFAULTS, UNKNOWN } from '@embudo/contracts';
 import type { DatabaseHandle } from './db';
@@ -49,7 +49,15 @@ import { createTrackingService } from './modules/tracking/tracking.service';
 
 export type ServicesConfig = Pick<Config, 'publicUrl' | 'baseDomains'> &
   Partial<
-    Pick<Config, 'geoDatabase' | 'legalContactEmail' | 'ownerLimits' | 'contentCacheBytes' | 'studio'>
+    Pick<
+      Config,
+      | 'geoDatabase'
+      | 'legalContactEmail'
+      | 'ownerLimits'
+      | 'contentCacheBytes'
+      | 'studio'
+      | 'analyticsRollups'
+    >
   > & {
     /** Tests count or replace password hashing (decision 21). */
     passwords?: PasswordHasher;
@@ -126,14 +134,18 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
   const progress = createLeadProgressService({ progress: repos.progress, pages: repos.pages });
   // Before the leads: erasing a lead first waits for the events already acknowledged to be written.
   // Analytics rollups (decision 25): kept by the writer's batches, new leads and conversions alike.
-  const rollups = createDatabaseRollups({ db, analytics: repos.analytics });
-  const rollupLock = createRollupLock();
-  const rollupIngest = createRollupIngest({
+  // ANALYTICS_ROLLUPS=off stores raw rows only and marks a rebuild for a start with them on.
+  const rollupsOn = config.analyticsRollups ?? true;
+  // On SQLite this process's writer is the only one: the rollups keep recent state rows in memory.
+  const rollups = createDatabaseRollups({
     db,
     analytics: repos.analytics,
-    rollups,
-    lock: rollupLock,
+    cacheStates: rollupsOn && database.dialect === 'sqlite',
   });
+  const rollupLock = createRollupLock();
+  const rollupIngest = rollupsOn
+    ? createRollupIngest({ db, analytics: repos.analytics, rollups, lock: rollupLock })
+    : createRollupsOff({ db, analytics: repos.analytics, lock: rollupLock });
   const writer = createEventWriter({ database, events: repos.events, progress, rollups: rollupIngest });
   const leads = createLeadService({
     leads: repos.leads,
@@ -215,7 +227,10 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
   });
   const analytics = createAnalyticsService({
     db,
-    analytics: repos.analytics,
+    // Off, a start leaves a pending rebuild for a start with the rollups on.
+    analytics: rollupsOn
+      ? repos.analytics
+      : { ...repos.analytics, rebuildPending: () => Promise.resolve(false) },
     rollups,
     accounts,
     lock: rollupLock,

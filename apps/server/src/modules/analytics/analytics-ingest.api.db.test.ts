@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '../../../test/databases';
 import { api } from '../../../test/server';
-import { completePage, newLead, startedSession, useVisitorServer, type Answer } from '../../../test/visitor';
+import {
+  completePage,
+  newLead,
+  NO_RATE_LIMIT,
+  startedSession,
+  useVisitorServer,
+  type Answer,
+  type VisitorHandle,
+} from '../../../test/visitor';
+import type { Dialect } from '../../db/dialect';
 import { dayOfZone } from '../../lib/zone-days';
 import type { PageInput, PageNumbers, RawRows } from './analytics-types';
 import { createAnalyticsRepo } from './analytics.repo';
@@ -9,11 +18,45 @@ import { countsAsConversion } from './counted-conversions';
 import { createDatabaseRollups } from './database-rollups';
 import { referenceFunnelNumbers, referencePageNumbers } from './reference';
 
+/** The raw rows of the demo account as the server stored them, for the brute-force numbers. */
+async function storedRows(h: VisitorHandle, dialect: Dialect) {
+  const funnel = h.vsl;
+  const db = h.server.database.db;
+  const account = await h.server.services.accounts.findBySlug(h.demo.accountSlug);
+  if (!account) throw new Error('no demo account');
+  const analytics = createAnalyticsRepo(dialect);
+  const all = async <Row>(
+    read: (
+      db: typeof h.server.database.db,
+      accountId: string,
+      after: string,
+      limit: number,
+    ) => Promise<{ rows: Row[] }>,
+  ) => (await read(db, account.id, '', 100_000)).rows;
+  const pages: PageInput[] = funnel.pages.map((page) => ({
+    id: page.id,
+    funnelId: funnel.id,
+    position: page.position,
+    buttonTimeSeconds: 15,
+  }));
+  const rows: RawRows = {
+    leads: await all(analytics.raw.leads),
+    pages,
+    sessions: await all(analytics.raw.sessions),
+    videoRecords: await all(analytics.raw.videoRecords),
+    actions: await all(analytics.raw.actions),
+    // Those analytics counts: a page's VIDEO_VIEWED marks it complete, not converted.
+    conversions: (await all(analytics.raw.conversions)).filter(countsAsConversion),
+  };
+  return { rows, account, pages, storedConversions: await all(analytics.raw.conversions) };
+}
+
 /**
  * Rollups kept on ingest (decision 25) through the real server: leads created over the owner API,
  * sessions, video records (overlapping reports, a replay, a retried record, a skip), clicks, a session
  * ended by the video and a conversion over the visitor API. Afterwards every number of the funnel and
- * its pages equals the brute-force recomputation from the raw rows the server stored.
+ * its pages equals the brute-force recomputation from the raw rows the server stored, and again once
+ * a lead is erased over the owner API.
  */
 describe.each(TEST_DIALECTS)('analytics kept on ingest on %s', (dialect) => {
   const h = useVisitorServer(dialect);
@@ -41,7 +84,7 @@ describe.each(TEST_DIALECTS)('analytics kept on ingest on %s', (dialect) => {
       details: { videoDuration: 60, reproductionTime: view[1] - view[0], state },
     });
 
-  it('equals the brute-force numbers of the stored rows for every page and the funnel', async () => {
+  it('equals the brute-force numbers of the stored rows for every page and the funnel, before and after an erasure', async () => {
     const funnel = h.vsl;
     const [first, second] = funnel.pages;
     if (!first || !second) throw new Error('the demo VSL funnel has pages');
@@ -78,41 +121,18 @@ describe.each(TEST_DIALECTS)('analytics kept on ingest on %s', (dialect) => {
     ok(await record(bruno.token, s3, [t + 70_000, t + 75_000], [0, 5]));
     await h.server.services.writer.drain();
 
-    const db = h.server.database.db;
-    const account = await h.server.services.accounts.findBySlug(h.demo.accountSlug);
-    if (!account) throw new Error('no demo account');
-    const analytics = createAnalyticsRepo(dialect);
-    const all = async <Row>(
-      read: (
-        db: typeof h.server.database.db,
-        accountId: string,
-        after: string,
-        limit: number,
-      ) => Promise<{ rows: Row[] }>,
-    ) => (await read(db, account.id, '', 100_000)).rows;
-    const pages: PageInput[] = funnel.pages.map((page) => ({
-      id: page.id,
-      funnelId: funnel.id,
-      position: page.position,
-      buttonTimeSeconds: 15,
-    }));
-    const rows: RawRows = {
-      leads: await all(analytics.raw.leads),
-      pages,
-      sessions: await all(analytics.raw.sessions),
-      videoRecords: await all(analytics.raw.videoRecords),
-      actions: await all(analytics.raw.actions),
-      // Those analytics counts: a page's VIDEO_VIEWED marks it complete, not converted.
-      conversions: (await all(analytics.raw.conversions)).filter(countsAsConversion),
-    };
+    const { rows, account, pages, storedConversions } = await storedRows(h, dialect);
     expect(rows.videoRecords.filter((r) => r.pageSessionId === s1)).toHaveLength(4);
     // Bruno's page counts as viewed: stored, not counted.
-    expect((await all(analytics.raw.conversions)).map((c) => c.kind)).toEqual(['VIDEO_VIEWED']);
+    expect(storedConversions.map((c) => c.kind)).toEqual(['VIDEO_VIEWED']);
     expect(rows.conversions).toEqual([]);
 
     const dayOf = dayOfZone(account.settings.timeZone);
     const today = dayOf(Date.now());
-    const rollups = createDatabaseRollups({ db, analytics });
+    const rollups = createDatabaseRollups({
+      db: h.server.database.db,
+      analytics: createAnalyticsRepo(dialect),
+    });
     const rounded = (n: PageNumbers) => ({
       ...n,
       averageWatched: n.averageWatched === null ? null : Number(n.averageWatched.toFixed(12)),
@@ -139,5 +159,70 @@ describe.each(TEST_DIALECTS)('analytics kept on ingest on %s', (dialect) => {
     ]);
     expect(firstPage.retention.views.slice(0, 11)).toEqual([...Array<number>(10).fill(3), 2]);
     expect(firstPage.clicks).toBe(1);
+
+    // Erasing Bruno over the owner API takes away what he added: the numbers are those of Ana's rows.
+    const erased = await api(h.server, 'DELETE', `/api/owner/leads/${bruno.id}`, { key: h.demo.apiKey });
+    expect(erased.status, erased.text).toBe(204);
+    const left = (await storedRows(h, dialect)).rows;
+    expect(left.sessions.some((session) => session.leadId === bruno.id)).toBe(false);
+    for (const page of pages) {
+      expect(rounded(await rollups.pageNumbers(page, { from: today, to: today })), page.id).toEqual(
+        rounded(referencePageNumbers(left, page.id, { from: today, to: today }, dayOf)),
+      );
+    }
+    expect(await rollups.funnelNumbers(funnel.id, pages, { from: today, to: today })).toEqual(
+      referenceFunnelNumbers(left, funnel.id, { from: today, to: today }, dayOf),
+    );
+    const afterErasure = await rollups.pageNumbers(pages[0] as PageInput, { from: today, to: today });
+    expect(afterErasure.retention.reach.slice(0, 22)).toEqual([...Array<number>(20).fill(1), 0, 0]);
+    expect(afterErasure.uniqueViewers).toBe(1);
+  }, 60_000);
+});
+
+/**
+ * ANALYTICS_ROLLUPS=off: events are stored and acknowledged, the rollups stay as they were, a rebuild
+ * is marked for a start with them on, and the rebuild brings every number to the stored rows'.
+ */
+describe.each(TEST_DIALECTS)('analytics with the rollups switched off on %s', (dialect) => {
+  const h = useVisitorServer(dialect, { ...NO_RATE_LIMIT, ANALYTICS_ROLLUPS: 'off' });
+
+  it('stores raw rows only, marks a rebuild, and the rebuild counts them', async () => {
+    const funnel = h.vsl;
+    const t = Date.now() - 60_000;
+    const lead = await newLead(h, funnel.id, 'Olga Offline');
+    const session = await startedSession(h, lead.token);
+    const played = await api(h.server, 'POST', '/api/funnel/track/video', {
+      body: {
+        token: lead.token,
+        idTrackingPageSession: session,
+        startViewTime: t,
+        endViewTime: t + 12_000,
+        startTimeVideo: 0,
+        endTimeVideo: 12,
+        details: { videoDuration: 60, reproductionTime: 12_000, state: 'PAUSE' },
+      },
+    });
+    expect(played.status, played.text).toBe(200);
+    await h.server.services.writer.drain();
+
+    const db = h.server.database.db;
+    const analytics = createAnalyticsRepo(dialect);
+    const { rows, account, pages } = await storedRows(h, dialect);
+    const first = pages[0] as PageInput;
+    expect(rows.videoRecords).toHaveLength(1);
+    const dayOf = dayOfZone(account.settings.timeZone);
+    const today = { from: dayOf(Date.now()), to: dayOf(Date.now()) };
+    const rollups = createDatabaseRollups({ db, analytics });
+    const before = await rollups.pageNumbers(first, today);
+    expect(before.sessions).toBe(0);
+    expect(before.retention.reach).toEqual([]);
+    expect(await analytics.rebuildPending(db)).toBe(true);
+
+    await h.server.services.analytics.rebuildAll();
+    expect(await analytics.rebuildPending(db)).toBe(false);
+    const after = await rollups.pageNumbers(first, today);
+    expect(after).toEqual(referencePageNumbers(rows, first.id, today, dayOf));
+    expect(after.sessions).toBe(1);
+    expect(after.retention.reach.slice(0, 13)).toEqual([...Array<number>(12).fill(1), 0]);
   }, 60_000);
 });

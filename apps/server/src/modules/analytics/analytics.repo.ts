@@ -3,12 +3,11 @@ import { AccountSettings } from '@embudo/contracts';
 import { z } from 'zod';
 import type { Dialect } from '../../db/dialect';
 import type { Database } from '../../db/schema';
-import type { StatementText } from '../../db/reusable-query';
+import { reusableQuery, type StatementText } from '../../db/reusable-query';
 import { readJson } from '../../lib/json';
 import type {
   ActionInput,
   ConversionInput,
-  DayOf,
   DayRange,
   LeadInput,
   SessionInput,
@@ -22,20 +21,17 @@ import {
   pageLeadsRow,
   pageMetaRow,
   reachRow,
+  type PageMetaRow,
   stepRow,
   viewsRow,
   type AggregateRow,
   type LeadPageState,
-  type LeadState,
   type PageLeadKind,
   type SessionState,
 } from './rollup-rows';
 
 /** The database or a transaction of it. */
 type Executor = Kysely<Database>;
-
-/** SQLite binds at most 32,766 values a statement: 500 rows of up to 7 columns stay far below. */
-const ROWS_PER_STATEMENT = 500;
 
 /** Set by migration 0010 when data was stored before the rollups existed. */
 const REBUILD_KEY = 'analytics_rebuild';
@@ -93,6 +89,12 @@ const LeadPageStateRow = z.object({
   converted: z.boolean(),
 }) satisfies z.ZodType<LeadPageState>;
 
+/** What a video record's details say that analytics reads (state '' and duration 0 when unreadable). */
+function recordDetails(details: string): { state: string; videoDuration: number } {
+  const read = RecordDetails.safeParse(safeJson(details));
+  return read.success ? read.data : { state: '', videoDuration: 0 };
+}
+
 /** JSON text as a value, or undefined when it is not JSON. */
 function safeJson(text: string): unknown {
   try {
@@ -102,14 +104,12 @@ function safeJson(text: string): unknown {
   }
 }
 
-function chunks<Row>(rows: readonly Row[]): Row[][] {
-  const out: Row[][] = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) out.push(rows.slice(i, i + ROWS_PER_STATEMENT));
-  return out;
-}
-
 const byTable = <Table extends AggregateRow['table']>(rows: readonly AggregateRow[], table: Table) =>
   rows.filter((row): row is Extract<AggregateRow, { table: Table }> => row.table === table);
+
+/** A name as the tables spell it: `prevDay` → `prev_day` (what CamelCasePlugin does to the others). */
+const snake = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+const quoted = (name: string): string => `"${snake(name)}"`;
 
 /** An aggregate table whose rows add up: its key columns and the counts a delta adds to. */
 interface AddedSpec {
@@ -142,34 +142,201 @@ const ADDED: Record<AddedKind, AddedSpec> = {
   funnelDays: { table: 'analyticsFunnelDays', keys: ['funnelId', 'day'], counts: ['entered', 'conversions'] },
 };
 
+/** Each adding table's write: every count added to the stored one. */
+const ADDED_WRITES = new Map<AddedKind, TableWrite>(
+  (Object.keys(ADDED) as AddedKind[]).map((kind) => {
+    const spec = ADDED[kind];
+    const write: TableWrite = {
+      table: spec.table,
+      columns: [...spec.keys, ...spec.counts],
+      keys: spec.keys,
+      set: spec.counts.map((count) => [
+        count,
+        `${quoted(spec.table)}.${quoted(count)} + excluded.${quoted(count)}`,
+      ]),
+    };
+    return [kind, write];
+  }),
+);
+
+const SESSIONS_WRITE: TableWrite = {
+  table: 'analyticsSessions',
+  columns: ['sessionId', 'pageId', 'leadId', 'state'],
+  keys: ['sessionId'],
+  set: [['state', 'excluded."state"']],
+};
+const LEAD_PAGES_WRITE: TableWrite = {
+  table: 'analyticsLeadPages',
+  columns: ['leadId', 'pageId', 'state'],
+  keys: ['leadId', 'pageId'],
+  set: [['state', 'excluded."state"']],
+};
+/** A page's meta takes the larger of each value. */
+const pageMetaWrite = (largest: string): TableWrite => ({
+  table: 'analyticsPageMeta',
+  columns: ['pageId', 'maxDuration', 'maxPlayedSecond'],
+  keys: ['pageId'],
+  set: ['maxDuration', 'maxPlayedSecond'].map((column) => [
+    column,
+    `${largest}(${quoted('analyticsPageMeta')}.${quoted(column)}, excluded.${quoted(column)})`,
+  ]),
+});
+const PAGE_META_WRITES = { sqlite: pageMetaWrite('max'), postgres: pageMetaWrite('greatest') };
+
+/** How the rows of one rollup table are written: insert, or on a conflict of their key, update. */
+interface TableWrite {
+  /** The schema's names (camelCase, as the rest of the server names them), snake-cased in the SQL. */
+  table: string;
+  columns: readonly string[];
+  keys: readonly string[];
+  /** Each updated column's new value, in SQL (the stored row is the table's, the new one `excluded`). */
+  set: readonly (readonly [column: string, value: string])[];
+}
+
+/** Text columns; every other column of these tables holds a number. */
+const TEXT_COLUMNS: ReadonlySet<string> = new Set([
+  'sessionId',
+  'pageId',
+  'leadId',
+  'funnelId',
+  'kind',
+  'state',
+]);
+
+function insertHead(spec: TableWrite): string {
+  return `insert into ${quoted(spec.table)} (${spec.columns.map(quoted).join(', ')}) `;
+}
+
+function conflictTail(spec: TableWrite): string {
+  return (
+    ` on conflict (${spec.keys.map(quoted).join(', ')}) do update set ` +
+    spec.set.map(([column, value]) => `${quoted(column)} = ${value}`).join(', ')
+  );
+}
+
+/** One row's upsert (SQLite): the same text every time, so the write thread prepares it once. */
+const singleRowTexts = new Map<TableWrite, string>();
+function singleRowText(spec: TableWrite): string {
+  let text = singleRowTexts.get(spec);
+  if (text === undefined) {
+    text = `${insertHead(spec)}values (${spec.columns.map(() => '?').join(', ')})${conflictTail(spec)}`;
+    singleRowTexts.set(spec, text);
+  }
+  return text;
+}
+
 /**
- * `insert … on conflict (keys) do update set count = table.count + excluded.count` for rows of one
- * kind: the columns are the spec's, named as the rest of the server names them (CamelCasePlugin turns
- * them into the tables' snake_case).
+ * Every table's rows in one statement (PostgreSQL): one round trip for the whole batch's rollups, each
+ * table's rows one JSON parameter (an array of arrays), inserted by a data-modifying WITH of its own.
  */
-function addingUpsert(db: Executor, spec: AddedSpec, rows: readonly AggregateRow[]): StatementText {
-  const columns = [...spec.keys, ...spec.counts];
-  const values = rows.map((row) => {
-    const fields = row as unknown as Record<string, string | number>;
-    return Object.fromEntries(columns.map((column) => [column, fields[column] ?? 0]));
-  });
-  // A table chosen at run time is beyond Kysely's types: the spec's names are checked by the tests.
-  const query = (db as unknown as Kysely<Record<string, Record<string, string | number>>>)
-    .insertInto(spec.table)
-    .values(values)
-    .onConflict((oc) =>
-      oc
-        .columns(spec.keys)
-        .doUpdateSet(
-          Object.fromEntries(
-            spec.counts.map((count) => [
-              count,
-              sql`${sql.ref(`${spec.table}.${count}`)} + ${sql.ref(`excluded.${count}`)}`,
-            ]),
-          ),
-        ),
+function combinedUpsert(
+  writes: readonly { spec: TableWrite; rows: readonly (readonly unknown[])[] }[],
+): StatementText {
+  const parameters: unknown[] = [];
+  const parts = writes.map(({ spec, rows }, index) => {
+    parameters.push(JSON.stringify(rows));
+    const values = spec.columns.map((column, at) => {
+      const type = TEXT_COLUMNS.has(column)
+        ? 'text'
+        : column === 'maxDuration'
+          ? 'double precision'
+          : 'bigint';
+      return `cast(e->>${at} as ${type})`;
+    });
+    return (
+      `w${index} as (${insertHead(spec)}select ${values.join(', ')} ` +
+      `from jsonb_array_elements(cast($${parameters.length} as jsonb)) as e${conflictTail(spec)})`
     );
-  return query.compile();
+  });
+  return { sql: `with ${parts.join(', ')} select 1`, parameters };
+}
+
+/**
+ * A list given as one JSON array parameter, as a subquery of its values: one statement, compiled
+ * once, whatever the list's length (and no limit on bound values).
+ */
+function listOf(dialect: Dialect, json: never) {
+  return dialect === 'postgres'
+    ? sql<string>`(select jsonb_array_elements_text(cast(${json} as jsonb)))`
+    : sql<string>`(select value from json_each(${json}))`;
+}
+
+/** A stored page session as the rollups take it, with its end and its state row when they know it. */
+export interface StoredSession extends SessionInput {
+  endAt: number | null;
+  endInferred: boolean;
+  state: SessionState | undefined;
+}
+
+/** A lead as the rollups take it, with its account's time zone. */
+export interface StoredLead extends LeadInput {
+  timeZone: string;
+}
+
+/** Account settings seen lately, by their text: reading one checks its time zone with Intl. */
+const zonesBySettings = new Map<string, string>();
+function timeZoneOf(settings: string): string {
+  let zone = zonesBySettings.get(settings);
+  if (zone === undefined) {
+    zone = readJson(AccountSettings, settings).timeZone;
+    if (zonesBySettings.size >= 1000) zonesBySettings.clear();
+    zonesBySettings.set(settings, zone);
+  }
+  return zone;
+}
+
+/** The state-row reads of a batch, compiled once for each database (per transaction otherwise). */
+function compileReads(db: Executor, dialect: Dialect) {
+  const list = (json: never) => listOf(dialect, json);
+  return {
+    existing: reusableQuery(db, ['sessions', 'records', 'actions'], (v) =>
+      db
+        .selectFrom('pageSessions')
+        .select([sql<string>`'s'`.as('kind'), 'id'])
+        .where('id', 'in', list(v.sessions))
+        .unionAll(
+          db
+            .selectFrom('videoRecords')
+            .select([sql<string>`'v'`.as('kind'), 'id'])
+            .where('id', 'in', list(v.records)),
+        )
+        .unionAll(
+          db
+            .selectFrom('actions')
+            .select([sql<string>`'a'`.as('kind'), 'id'])
+            .where('id', 'in', list(v.actions)),
+        ),
+    ),
+    sessions: reusableQuery(db, ['ids'], (v) =>
+      db
+        .selectFrom('pageSessions')
+        // A session of a deleted page counts nowhere: its page's rollups went with the page.
+        .innerJoin('pages', 'pages.id', 'pageSessions.pageId')
+        .leftJoin('analyticsSessions', 'analyticsSessions.sessionId', 'pageSessions.id')
+        .select([
+          'pageSessions.id',
+          'pageSessions.leadId',
+          'pageSessions.funnelId',
+          'pageSessions.pageId',
+          'pageSessions.startAt',
+          'pageSessions.endAt',
+          'pageSessions.endReason',
+          'pageSessions.endInferred',
+          'analyticsSessions.state',
+        ])
+        .where('pageSessions.id', 'in', list(v.ids)),
+    ),
+    leads: reusableQuery(db, ['ids'], (v) =>
+      db
+        .selectFrom('leads')
+        .innerJoin('accounts', 'accounts.id', 'leads.accountId')
+        .select(['leads.id', 'leads.funnelId', 'leads.createdAt', 'accounts.settings'])
+        .where('leads.id', 'in', list(v.ids)),
+    ),
+    leadPages: reusableQuery(db, ['ids'], (v) =>
+      db.selectFrom('analyticsLeadPages').select('state').where('leadId', 'in', list(v.ids)),
+    ),
+  };
 }
 
 /**
@@ -178,164 +345,272 @@ function addingUpsert(db: Executor, spec: AddedSpec, rows: readonly AggregateRow
  * and the rows a page's or a funnel's answer reads.
  */
 export function createAnalyticsRepo(dialect: Dialect) {
-  const larger = (column: string) =>
-    dialect === 'postgres'
-      ? sql<number>`greatest(${sql.ref(`analytics_page_meta.${column}`)}, ${sql.ref(`excluded.${column}`)})`
-      : sql<number>`max(${sql.ref(`analytics_page_meta.${column}`)}, ${sql.ref(`excluded.${column}`)})`;
-
-  /** The statements that write state rows (whole) and add aggregate deltas to their rows. */
-  function writeStatements(db: Executor, outcome: RollupChanges): StatementText[] {
-    const statements: StatementText[] = [];
-    for (const rows of chunks(outcome.sessions)) {
-      statements.push(
-        db
-          .insertInto('analyticsSessions')
-          .values(
-            rows.map((s) => ({
-              sessionId: s.sessionId,
-              pageId: s.pageId,
-              leadId: s.leadId,
-              state: JSON.stringify(s),
-            })),
-          )
-          .onConflict((oc) => oc.column('sessionId').doUpdateSet({ state: (eb) => eb.ref('excluded.state') }))
-          .compile(),
-      );
+  /**
+   * The statements that write state rows (whole) and add aggregate deltas to their rows: on SQLite one
+   * per row, each text prepared once by the write thread; on PostgreSQL one for everything.
+   */
+  function writeStatements(outcome: RollupChanges): StatementText[] {
+    const writes: { spec: TableWrite; rows: (readonly unknown[])[] }[] = [];
+    if (outcome.sessions.length > 0)
+      writes.push({
+        spec: SESSIONS_WRITE,
+        rows: outcome.sessions.map((s) => [s.sessionId, s.pageId, s.leadId, JSON.stringify(s)]),
+      });
+    if (outcome.leadPages.length > 0)
+      writes.push({
+        spec: LEAD_PAGES_WRITE,
+        rows: outcome.leadPages.map((s) => [s.leadId, s.pageId, JSON.stringify(s)]),
+      });
+    const byKind = new Map<AggregateRow['table'], AggregateRow[]>();
+    for (const row of outcome.deltas) {
+      const rows = byKind.get(row.table);
+      if (rows === undefined) byKind.set(row.table, [row]);
+      else rows.push(row);
     }
-    for (const rows of chunks(outcome.leadPages)) {
-      statements.push(
-        db
-          .insertInto('analyticsLeadPages')
-          .values(rows.map((s) => ({ leadId: s.leadId, pageId: s.pageId, state: JSON.stringify(s) })))
-          .onConflict((oc) =>
-            oc.columns(['leadId', 'pageId']).doUpdateSet({ state: (eb) => eb.ref('excluded.state') }),
-          )
-          .compile(),
-      );
+    for (const [kind, spec] of ADDED_WRITES) {
+      const rows = byKind.get(kind);
+      if (rows === undefined) continue;
+      writes.push({
+        spec,
+        rows: rows.map((row) => {
+          const fields = row as unknown as Record<string, string | number | undefined>;
+          return spec.columns.map((column) => fields[column] ?? 0);
+        }),
+      });
     }
-    const { deltas } = outcome;
-    for (const [kind, spec] of Object.entries(ADDED) as [AddedKind, AddedSpec][]) {
-      for (const rows of chunks(deltas.filter((row) => row.table === kind))) {
-        statements.push(addingUpsert(db, spec, rows));
-      }
-    }
-    for (const rows of chunks(byTable(deltas, 'pageMeta'))) {
-      statements.push(
-        db
-          .insertInto('analyticsPageMeta')
-          .values(
-            rows.map(({ pageId, maxDuration, maxPlayedSecond }) => ({
-              pageId,
-              maxDuration,
-              maxPlayedSecond,
-            })),
-          )
-          .onConflict((oc) =>
-            oc.column('pageId').doUpdateSet({
-              maxDuration: larger('max_duration'),
-              maxPlayedSecond: larger('max_played_second'),
-            }),
-          )
-          .compile(),
-      );
-    }
-    return statements;
+    const metas = byTable(byKind.get('pageMeta') ?? [], 'pageMeta');
+    if (metas.length > 0)
+      writes.push({
+        spec: PAGE_META_WRITES[dialect],
+        rows: metas.map((row) => [row.pageId, row.maxDuration, row.maxPlayedSecond]),
+      });
+    if (writes.length === 0) return [];
+    if (dialect === 'postgres') return [combinedUpsert(writes)];
+    return writes.flatMap(({ spec, rows }) => {
+      const sql = singleRowText(spec);
+      return rows.map((parameters) => ({ sql, parameters }));
+    });
   }
 
-  return {
-    /** The leads as the rollups know them: their funnel and the day they entered it. */
-    async leads(
-      db: Executor,
-      ids: readonly string[],
-      dayOfLead: (leadId: string) => DayOf,
-    ): Promise<LeadState[]> {
-      if (ids.length === 0) return [];
-      const rows = await db
-        .selectFrom('leads')
-        .select(['id', 'funnelId', 'createdAt'])
-        .where('id', 'in', [...ids])
-        .execute();
-      return rows.map((row) => ({
-        leadId: row.id,
-        funnelId: row.funnelId,
-        entryDay: dayOfLead(row.id)(row.createdAt),
-      }));
-    },
+  /** The compiled reads of each database handle (a transaction's live as long as it). */
+  const compiledReads = new WeakMap<Executor, ReturnType<typeof compileReads>>();
+  const reads = (db: Executor) => {
+    let compiled = compiledReads.get(db);
+    if (compiled === undefined) {
+      compiled = compileReads(db, dialect);
+      compiledReads.set(db, compiled);
+    }
+    return compiled;
+  };
+  const json = (ids: Iterable<string>): string => JSON.stringify([...ids]);
 
-    /** Which of these ids a raw table holds already (a retried event is stored once). */
+  return {
+    /** Which of these ids each raw table holds already (a retried event is stored once). */
     async existingIds(
       db: Executor,
-      table: 'pageSessions' | 'videoRecords' | 'actions',
-      ids: readonly string[],
-    ): Promise<Set<string>> {
-      if (ids.length === 0) return new Set();
-      const found = new Set<string>();
-      for (const part of chunks(ids)) {
-        const rows = await db.selectFrom(table).select('id').where('id', 'in', part).execute();
-        for (const row of rows) found.add(row.id);
-      }
+      ids: { sessions: readonly string[]; records: readonly string[]; actions: readonly string[] },
+    ): Promise<{ sessions: Set<string>; records: Set<string>; actions: Set<string> }> {
+      const found = { sessions: new Set<string>(), records: new Set<string>(), actions: new Set<string>() };
+      if (ids.sessions.length + ids.records.length + ids.actions.length === 0) return found;
+      const rows = await reads(db).existing({
+        sessions: json(ids.sessions),
+        records: json(ids.records),
+        actions: json(ids.actions),
+      });
+      for (const row of rows)
+        (row.kind === 's' ? found.sessions : row.kind === 'v' ? found.records : found.actions).add(row.id);
       return found;
     },
 
-    /** Stored page sessions as the rollups take them, with whether their end is a real one. */
-    async storedSessions(
-      db: Executor,
-      ids: readonly string[],
-    ): Promise<(SessionInput & { endAt: number | null; endInferred: boolean })[]> {
-      if (ids.length === 0) return [];
-      const rows = await db
-        .selectFrom('pageSessions')
-        .select(['id', 'leadId', 'funnelId', 'pageId', 'startAt', 'endAt', 'endReason', 'endInferred'])
-        .where('id', 'in', [...ids])
-        .execute();
-      return rows.map((row) => ({ ...row, endInferred: row.endInferred === 1 }));
+    /** Stored page sessions as the rollups take them, with their state rows where there are some. */
+    async storedSessions(db: Executor, ids: Iterable<string>): Promise<StoredSession[]> {
+      const text = json(ids);
+      if (text === '[]') return [];
+      return (await reads(db).sessions({ ids: text })).map(({ state, endInferred, ...row }) => ({
+        ...row,
+        endInferred: endInferred === 1,
+        state: state === null ? undefined : readJson(SessionStateRow, state),
+      }));
     },
 
-    /** Each lead's account time zone (UTC when its settings name none). */
-    async leadTimeZones(db: Executor, leadIds: readonly string[]): Promise<Map<string, string>> {
-      if (leadIds.length === 0) return new Map();
-      const rows = await db
-        .selectFrom('leads')
-        .innerJoin('accounts', 'accounts.id', 'leads.accountId')
-        .select(['leads.id', 'accounts.settings'])
-        .where('leads.id', 'in', [...leadIds])
-        .execute();
-      return new Map(rows.map((row) => [row.id, readJson(AccountSettings, row.settings).timeZone]));
+    /** Stored leads as the rollups take them, with their account's time zone (UTC when it names none). */
+    async leads(db: Executor, ids: Iterable<string>): Promise<StoredLead[]> {
+      const text = json(ids);
+      if (text === '[]') return [];
+      return (await reads(db).leads({ ids: text })).map(({ settings, ...lead }) => ({
+        ...lead,
+        timeZone: timeZoneOf(settings),
+      }));
     },
 
-    /** Sessions' state rows; `lock` (PostgreSQL) holds them until the transaction ends. */
-    async sessions(db: Executor, ids: readonly string[], lock: boolean): Promise<SessionState[]> {
-      if (ids.length === 0) return [];
-      let query = db
-        .selectFrom('analyticsSessions')
-        .select(['sessionId', 'state'])
-        .where('sessionId', 'in', [...ids])
-        .orderBy('sessionId');
-      if (lock && dialect === 'postgres') query = query.forUpdate();
-      return (await query.execute()).map((row) => readJson(SessionStateRow, row.state));
-    },
-
-    /** Lead–page state rows of these pairs; `lock` as for sessions. */
-    async leadPages(
-      db: Executor,
-      pairs: readonly { leadId: string; pageId: string }[],
-      lock: boolean,
-    ): Promise<LeadPageState[]> {
-      if (pairs.length === 0) return [];
-      const wanted = new Set(pairs.map((p) => JSON.stringify([p.leadId, p.pageId])));
-      let query = db
-        .selectFrom('analyticsLeadPages')
-        .select(['leadId', 'pageId', 'state'])
-        .where('leadId', 'in', [...new Set(pairs.map((p) => p.leadId))])
-        .orderBy('leadId')
-        .orderBy('pageId');
-      if (lock && dialect === 'postgres') query = query.forUpdate();
-      return (await query.execute())
-        .filter((row) => wanted.has(JSON.stringify([row.leadId, row.pageId])))
-        .map((row) => readJson(LeadPageStateRow, row.state));
+    /** Every lead–page state row of these leads. */
+    async leadPages(db: Executor, leadIds: Iterable<string>): Promise<LeadPageState[]> {
+      const text = json(leadIds);
+      if (text === '[]') return [];
+      return (await reads(db).leadPages({ ids: text })).map((row) => readJson(LeadPageStateRow, row.state));
     },
 
     writeStatements,
+
+    /** One lead's raw rows as the rollups take them (what it added to them), with its time zone. */
+    async leadRaw(
+      db: Executor,
+      leadId: string,
+    ): Promise<{
+      lead: StoredLead | undefined;
+      sessions: SessionInput[];
+      videoRecords: VideoRecordInput[];
+      actions: ActionInput[];
+      conversions: ConversionInput[];
+    }> {
+      const [lead] = (await reads(db).leads({ ids: json([leadId]) })).map(({ settings, ...row }) => ({
+        ...row,
+        timeZone: timeZoneOf(settings),
+      }));
+      // As a rebuild reads them: nothing of deleted pages (their rollups went with them).
+      const sessions = await db
+        .selectFrom('pageSessions')
+        .innerJoin('pages', 'pages.id', 'pageSessions.pageId')
+        .select([
+          'pageSessions.id',
+          'pageSessions.leadId',
+          'pageSessions.funnelId',
+          'pageSessions.pageId',
+          'pageSessions.startAt',
+          'pageSessions.endReason',
+        ])
+        .where('pageSessions.leadId', '=', leadId)
+        .orderBy('pageSessions.id')
+        .execute();
+      const records =
+        sessions.length === 0
+          ? []
+          : await db
+              .selectFrom('videoRecords')
+              .select([
+                'id',
+                'pageSessionId',
+                'leadId',
+                'startViewTime',
+                'endViewTime',
+                'startTimeVideo',
+                'endTimeVideo',
+                'details',
+              ])
+              .where(
+                'pageSessionId',
+                'in',
+                sessions.map((session) => session.id),
+              )
+              .orderBy('id')
+              .execute();
+      const actions = await db
+        .selectFrom('actions')
+        .select(['id', 'pageSessionId', 'leadId', 'action', 'receivedAt'])
+        .where('leadId', '=', leadId)
+        .orderBy('id')
+        .execute();
+      const conversions = await db
+        .selectFrom('conversions')
+        .leftJoin('pages', 'pages.id', 'conversions.pageId')
+        .select([
+          'conversions.id',
+          'conversions.leadId',
+          'conversions.funnelId',
+          'pages.id as pageId',
+          'conversions.kind',
+          'conversions.createdAt',
+        ])
+        .where('conversions.leadId', '=', leadId)
+        .orderBy('conversions.id')
+        .execute();
+      return {
+        lead,
+        sessions,
+        videoRecords: records.map(({ details, ...row }) => ({ ...row, ...recordDetails(details) })),
+        actions,
+        conversions,
+      };
+    },
+
+    /** Pages' meta rows, by page. */
+    async pageMetas(db: Executor, pageIds: readonly string[]): Promise<Map<string, PageMetaRow>> {
+      if (pageIds.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('analyticsPageMeta')
+        .selectAll()
+        .where('pageId', 'in', [...pageIds])
+        .execute();
+      return new Map(
+        rows.map((row) => [row.pageId, pageMetaRow(row.pageId, row.maxDuration, row.maxPlayedSecond)]),
+      );
+    },
+
+    /**
+     * A page's video records but a lead's, `limit` at a time after the id `after`: what a page's meta
+     * is recomputed from when that lead is erased.
+     */
+    async pageRecordsBut(
+      db: Executor,
+      pageId: string,
+      leadId: string,
+      after: string,
+      limit: number,
+    ): Promise<
+      RawPage<Pick<VideoRecordInput, 'startTimeVideo' | 'endTimeVideo' | 'state' | 'videoDuration'>>
+    > {
+      const rows = await db
+        .selectFrom('videoRecords')
+        .innerJoin('pageSessions', 'pageSessions.id', 'videoRecords.pageSessionId')
+        .select([
+          'videoRecords.id',
+          'videoRecords.startTimeVideo',
+          'videoRecords.endTimeVideo',
+          'videoRecords.details',
+        ])
+        .where('pageSessions.pageId', '=', pageId)
+        .where('videoRecords.leadId', '<>', leadId)
+        .where('videoRecords.id', '>', after)
+        .orderBy('videoRecords.id')
+        .limit(limit)
+        .execute();
+      return {
+        rows: rows.map(({ details, startTimeVideo, endTimeVideo }) => ({
+          startTimeVideo,
+          endTimeVideo,
+          ...recordDetails(details),
+        })),
+        last: rows.at(-1)?.id,
+      };
+    },
+
+    /** Sets a page's meta (after an erasure: it may only go down, which the upserts never do). */
+    async setPageMeta(db: Executor, row: PageMetaRow): Promise<void> {
+      await db
+        .updateTable('analyticsPageMeta')
+        .set({ maxDuration: row.maxDuration, maxPlayedSecond: row.maxPlayedSecond })
+        .where('pageId', '=', row.pageId)
+        .execute();
+    },
+
+    /** Deletes the aggregate rows of these pages and funnels whose every count is 0 (after an erasure). */
+    async deleteZeroRows(
+      db: Executor,
+      pageIds: readonly string[],
+      funnelIds: readonly string[],
+    ): Promise<void> {
+      for (const spec of Object.values(ADDED)) {
+        const owners = spec.keys.includes('pageId') ? pageIds : funnelIds;
+        const owner = spec.keys.includes('pageId') ? 'pageId' : 'funnelId';
+        if (owners.length === 0) continue;
+        // A table chosen at run time is beyond Kysely's types: the spec's names are checked by the tests.
+        let query = (db as unknown as Kysely<Record<string, Record<string, string | number>>>)
+          .deleteFrom(spec.table)
+          .where(owner, 'in', [...owners]);
+        for (const count of spec.counts) query = query.where(count, '=', 0);
+        await query.execute();
+      }
+    },
 
     /**
      * An account's raw rows as the rollups take them, one table at a time, `limit` rows after the id
@@ -368,6 +643,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
         const rows = await db
           .selectFrom('pageSessions')
           .innerJoin('leads', 'leads.id', 'pageSessions.leadId')
+          .innerJoin('pages', 'pages.id', 'pageSessions.pageId')
           .select([
             'pageSessions.id',
             'pageSessions.leadId',
@@ -392,6 +668,8 @@ export function createAnalyticsRepo(dialect: Dialect) {
         const rows = await db
           .selectFrom('videoRecords')
           .innerJoin('leads', 'leads.id', 'videoRecords.leadId')
+          .innerJoin('pageSessions', 'pageSessions.id', 'videoRecords.pageSessionId')
+          .innerJoin('pages', 'pages.id', 'pageSessions.pageId')
           .select([
             'videoRecords.id',
             'videoRecords.pageSessionId',
@@ -428,6 +706,8 @@ export function createAnalyticsRepo(dialect: Dialect) {
         const rows = await db
           .selectFrom('actions')
           .innerJoin('leads', 'leads.id', 'actions.leadId')
+          .leftJoin('pageSessions', 'pageSessions.id', 'actions.pageSessionId')
+          .leftJoin('pages', 'pages.id', 'pageSessions.pageId')
           .select([
             'actions.id',
             'actions.pageSessionId',
@@ -436,6 +716,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
             'actions.receivedAt',
           ])
           .where('leads.accountId', '=', accountId)
+          .where((eb) => eb.or([eb('actions.pageSessionId', 'is', null), eb('pages.id', 'is not', null)]))
           .where('actions.id', '>', after)
           .orderBy('actions.id')
           .limit(limit)
@@ -448,12 +729,22 @@ export function createAnalyticsRepo(dialect: Dialect) {
         after: string,
         limit: number,
       ): Promise<RawPage<ConversionInput>> => {
+        // A conversion of a deleted page still counts for its funnel, as one of no page.
         const rows = await db
           .selectFrom('conversions')
-          .select(['id', 'leadId', 'funnelId', 'pageId', 'kind', 'createdAt'])
-          .where('accountId', '=', accountId)
-          .where('id', '>', after)
-          .orderBy('id')
+          .innerJoin('leads', 'leads.id', 'conversions.leadId')
+          .leftJoin('pages', 'pages.id', 'conversions.pageId')
+          .select([
+            'conversions.id',
+            'conversions.leadId',
+            'conversions.funnelId',
+            'pages.id as pageId',
+            'conversions.kind',
+            'conversions.createdAt',
+          ])
+          .where('conversions.accountId', '=', accountId)
+          .where('conversions.id', '>', after)
+          .orderBy('conversions.id')
           .limit(limit)
           .execute();
         return { rows, last: rows.at(-1)?.id };
@@ -468,6 +759,14 @@ export function createAnalyticsRepo(dialect: Dialect) {
         .where('key', '=', REBUILD_KEY)
         .executeTakeFirst();
       return row !== undefined;
+    },
+    /** Marks a rebuild for the next start (rows were stored while the rollups were off). */
+    async markRebuildPending(db: Executor): Promise<void> {
+      await db
+        .insertInto('instanceSettings')
+        .values({ key: REBUILD_KEY, value: 'pending' })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
     },
     async clearRebuildPending(db: Executor): Promise<void> {
       await db.deleteFrom('instanceSettings').where('key', '=', REBUILD_KEY).execute();

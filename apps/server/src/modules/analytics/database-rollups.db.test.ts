@@ -1,15 +1,17 @@
 import fc from 'fast-check';
+import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../../../test/databases';
 import type { DayRange, PageNumbers, RawRows } from './analytics-types';
 import { createAccountRepo } from '../accounts/account.repo';
 import { createAccountService } from '../accounts/account.service';
+import { createLeadRepo } from '../leads/lead.repo';
 import { createAnalyticsRepo } from './analytics.repo';
 import { createAnalyticsService } from './analytics.service';
 import { createDatabaseRollups } from './database-rollups';
 import { arrivalOf, eventsOf, rawRowsArbitrary } from './raw-streams';
 import { referenceFunnelNumbers, referencePageNumbers } from './reference';
-import type { RawEvent } from './rollup-batch';
+import { sessionsAndLeadsOf, type RawEvent } from './rollup-batch';
 
 /**
  * The rollups as the database keeps them (migration 0010, decision 25), on SQLite and PostgreSQL:
@@ -266,6 +268,92 @@ describe.each(TEST_DIALECTS)('analytics rollups in the database on %s', (dialect
     );
   }, 240_000);
 
+  it('kept by the event writer with state rows cached in memory: the same numbers, batch after batch', async () => {
+    const rollups = createDatabaseRollups({
+      db: database.db,
+      analytics: createAnalyticsRepo(dialect),
+      cacheStates: true,
+    });
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        rawRowsArbitrary().chain((stream) =>
+          fc.record({
+            stream: fc.constant(stream),
+            arrival: arrivalOf(stream.rows),
+            sizes: fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 5 }),
+            failing: fc.nat({ max: 8 }),
+          }),
+        ),
+        async ({ stream, arrival, sizes, failing }) => {
+          const p = `cached${String(run++)}x${Math.random().toString(36).slice(2, 8)}-`;
+          const rows = prefixed(stream.rows, p);
+          await storeBaseRows(database, rows, p);
+          const batches = batchesOf(eventsOf(rows, arrival), sizes);
+          for (const [index, batch] of batches.entries()) {
+            // As the writer plans a batch: on the database, outside any transaction, then commits it.
+            const { sessionIds, leadIds } = sessionsAndLeadsOf(batch);
+            const loaded = await rollups.load(database.db, sessionIds, leadIds);
+            const started = batch.flatMap((event) =>
+              event.kind === 'session'
+                ? [{ ...event.row, endAt: null, endInferred: false, state: undefined }]
+                : [],
+            );
+            const plan = async () =>
+              rollups.planLoaded(database.db, batch, loaded, () => stream.dayOf, {
+                sessions: started,
+                ends: new Map(),
+              });
+            const statements = await plan();
+            // Now and then a batch fails: nothing of it is committed, and the cache forgets.
+            if (index === failing) {
+              await expect(
+                database.db.transaction().execute(async (trx) => {
+                  for (const { sql, parameters } of statements)
+                    await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+                  throw new Error('the batch fails');
+                }),
+              ).rejects.toThrow('the batch fails');
+              rollups.failed();
+              const again = await rollups.planLoaded(
+                database.db,
+                batch,
+                await rollups.load(database.db, sessionIds, leadIds),
+                () => stream.dayOf,
+                { sessions: started, ends: new Map() },
+              );
+              await database.db.transaction().execute(async (trx) => {
+                for (const { sql, parameters } of again)
+                  await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+              });
+            } else {
+              await database.db.transaction().execute(async (trx) => {
+                for (const { sql, parameters } of statements)
+                  await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+              });
+            }
+            rollups.committed();
+          }
+          for (const range of [stream.range, { from: stream.range.to, to: stream.range.to }]) {
+            for (const page of rows.pages) {
+              expect(
+                rounded(await rollups.pageNumbers(page, range)),
+                `${page.id} ${JSON.stringify(range)}`,
+              ).toEqual(rounded(referencePageNumbers(rows, page.id, range, stream.dayOf)));
+            }
+            for (const funnelId of new Set(rows.pages.map((page) => page.funnelId))) {
+              const pages = rows.pages.filter((page) => page.funnelId === funnelId);
+              expect(await rollups.funnelNumbers(funnelId, pages, range), funnelId).toEqual(
+                referenceFunnelNumbers(rows, funnelId, range, stream.dayOf),
+              );
+            }
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
+  }, 240_000);
+
   it('analytics rebuild recomputes the same numbers from the stored raw rows, and again', async () => {
     const analytics = createAnalyticsRepo(dialect);
     const rollups = createDatabaseRollups({ db: database.db, analytics });
@@ -307,6 +395,167 @@ describe.each(TEST_DIALECTS)('analytics rollups in the database on %s', (dialect
         ).toEqual(referenceFunnelNumbers(rows, funnelId, stream.range, stream.dayOf));
       }),
       { numRuns: 20 },
+    );
+  }, 240_000);
+  it('erasing leads takes away exactly what they added: the numbers of the rows left, as a rebuild gives them', async () => {
+    const analytics = createAnalyticsRepo(dialect);
+    const rollups = createDatabaseRollups({ db: database.db, analytics });
+    const leadRepo = createLeadRepo(database.db);
+    const service = createAnalyticsService({
+      db: database.db,
+      analytics,
+      rollups,
+      accounts: createAccountService({ accounts: createAccountRepo(database.db) }),
+    });
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        rawRowsArbitrary().chain((stream) =>
+          fc.record({
+            stream: fc.constant(stream),
+            arrival: arrivalOf(stream.rows),
+            sizes: fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 5 }),
+            erased: fc.subarray(stream.rows.leads.map((lead) => lead.id)),
+          }),
+        ),
+        async ({ stream, arrival, sizes, erased }) => {
+          const p = `erase${String(run++)}x${Math.random().toString(36).slice(2, 8)}-`;
+          const rows = prefixed(stream.rows, p);
+          await storeBaseRows(database, rows, p);
+          await storeEventRows(database, rows, p);
+          for (const batch of batchesOf(eventsOf(rows, arrival), sizes))
+            await rollups.ingest(batch, () => stream.dayOf);
+          // The lead repository's own erasure, with the rollups' part in its transaction.
+          const gone = new Set(erased.map((id) => p + id));
+          for (const id of gone) await leadRepo.delete(id, (trx) => rollups.erase(trx, id));
+          const left: RawRows = {
+            leads: rows.leads.filter((r) => !gone.has(r.id)),
+            pages: rows.pages,
+            sessions: rows.sessions.filter((r) => !gone.has(r.leadId)),
+            videoRecords: rows.videoRecords.filter((r) => !gone.has(r.leadId)),
+            actions: rows.actions.filter((r) => !gone.has(r.leadId)),
+            conversions: rows.conversions.filter((r) => !gone.has(r.leadId)),
+          };
+          const ranges: DayRange[] = [stream.range, { from: stream.range.to, to: stream.range.to }];
+          const answers = async () => {
+            const out: unknown[] = [];
+            for (const range of ranges) {
+              for (const page of rows.pages) out.push(rounded(await rollups.pageNumbers(page, range)));
+              for (const funnelId of new Set(rows.pages.map((page) => page.funnelId))) {
+                const pages = rows.pages.filter((page) => page.funnelId === funnelId);
+                out.push(await rollups.funnelNumbers(funnelId, pages, range));
+              }
+            }
+            return out;
+          };
+          const expected: unknown[] = [];
+          for (const range of ranges) {
+            for (const page of rows.pages)
+              expected.push(rounded(referencePageNumbers(left, page.id, range, stream.dayOf)));
+            for (const funnelId of new Set(rows.pages.map((page) => page.funnelId)))
+              expected.push(referenceFunnelNumbers(left, funnelId, range, stream.dayOf));
+          }
+          const afterErasure = await answers();
+          expect(afterErasure).toEqual(expected);
+          await service.rebuild(`${p}account`);
+          expect(await answers()).toEqual(afterErasure);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  }, 240_000);
+  it('a deleted page counts nowhere: later events of its sessions, a rebuild and an erasure still hold', async () => {
+    const analytics = createAnalyticsRepo(dialect);
+    const rollups = createDatabaseRollups({ db: database.db, analytics });
+    const leadRepo = createLeadRepo(database.db);
+    const service = createAnalyticsService({
+      db: database.db,
+      analytics,
+      rollups,
+      accounts: createAccountService({ accounts: createAccountRepo(database.db) }),
+    });
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(rawRowsArbitrary(), fc.nat(), async (stream, pick) => {
+        const p = `deleted${String(run++)}x${Math.random().toString(36).slice(2, 8)}-`;
+        const rows = prefixed(stream.rows, p);
+        await storeBaseRows(database, rows, p);
+        await storeEventRows(database, rows, p);
+        await rollups.ingest(
+          [
+            ...rows.leads.map((row): RawEvent => ({ kind: 'lead', row })),
+            ...rows.sessions.map((row): RawEvent => ({ kind: 'session', row })),
+            ...rows.videoRecords.map((row): RawEvent => ({ kind: 'videoRecord', row })),
+            ...rows.actions.map((row): RawEvent => ({ kind: 'action', row })),
+            ...rows.conversions.map((row): RawEvent => ({ kind: 'conversion', row })),
+          ],
+          () => stream.dayOf,
+        );
+        const gone = rows.pages[pick % rows.pages.length];
+        if (gone === undefined) return;
+        await database.db.deleteFrom('pages').where('id', '=', gone.id).execute();
+        // A record reported later on one of its sessions is stored; the rollups leave it out.
+        const late = rows.sessions.find((session) => session.pageId === gone.id);
+        if (late !== undefined)
+          await rollups.ingest(
+            [
+              {
+                kind: 'videoRecord',
+                row: {
+                  id: `${p}late`,
+                  pageSessionId: late.id,
+                  leadId: late.leadId,
+                  startViewTime: late.startAt,
+                  endViewTime: late.startAt + 5000,
+                  startTimeVideo: 0,
+                  endTimeVideo: 5,
+                  state: 'PAUSE',
+                  videoDuration: 60,
+                },
+              },
+            ],
+            () => stream.dayOf,
+          );
+        const onGone = new Set(rows.sessions.filter((s) => s.pageId === gone.id).map((s) => s.id));
+        const pages = rows.pages.filter((page) => page.id !== gone.id);
+        const left: RawRows = {
+          ...rows,
+          pages,
+          sessions: rows.sessions.filter((s) => !onGone.has(s.id)),
+          videoRecords: rows.videoRecords.filter((r) => !onGone.has(r.pageSessionId)),
+          actions: rows.actions.filter((a) => a.pageSessionId === null || !onGone.has(a.pageSessionId)),
+          conversions: rows.conversions.map((c) => (c.pageId === gone.id ? { ...c, pageId: null } : c)),
+        };
+        const check = async (expectedRows: RawRows) => {
+          for (const page of pages)
+            expect(rounded(await rollups.pageNumbers(page, stream.range))).toEqual(
+              rounded(referencePageNumbers(expectedRows, page.id, stream.range, stream.dayOf)),
+            );
+          for (const funnelId of new Set(pages.map((page) => page.funnelId)))
+            expect(
+              await rollups.funnelNumbers(
+                funnelId,
+                pages.filter((page) => page.funnelId === funnelId),
+                stream.range,
+              ),
+            ).toEqual(referenceFunnelNumbers(expectedRows, funnelId, stream.range, stream.dayOf));
+        };
+        await check(left);
+        await service.rebuild(`${p}account`);
+        await check(left);
+        const lead = rows.leads[pick % rows.leads.length];
+        if (lead === undefined) return;
+        await leadRepo.delete(lead.id, (trx) => rollups.erase(trx, lead.id));
+        await check({
+          leads: left.leads.filter((r) => r.id !== lead.id),
+          pages,
+          sessions: left.sessions.filter((r) => r.leadId !== lead.id),
+          videoRecords: left.videoRecords.filter((r) => r.leadId !== lead.id),
+          actions: left.actions.filter((r) => r.leadId !== lead.id),
+          conversions: left.conversions.filter((r) => r.leadId !== lead.id),
+        });
+      }),
+      { numRuns: 15 },
     );
   }, 240_000);
 });

@@ -2,8 +2,10 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { Db } from '../../db';
 import type { StatementText } from '../../db/reusable-query';
 import type { Database } from '../../db/schema';
-import type { DayRange, FunnelNumbers, PageInput, PageNumbers } from './analytics-types';
-import type { AnalyticsRepo } from './analytics.repo';
+import { dayOfZone } from '../../lib/zone-days';
+import type { DayOf, DayRange, FunnelNumbers, PageInput, PageNumbers } from './analytics-types';
+import type { AnalyticsRepo, StoredLead, StoredSession } from './analytics.repo';
+import { countsAsConversion } from './counted-conversions';
 import {
   applyBatch,
   leadPageKey,
@@ -12,74 +14,374 @@ import {
   type DayOfLead,
   type RawEvent,
 } from './rollup-batch';
+import { recordMeta } from './rollup-core';
+import { negated, pageMetaRow, type LeadPageState, type LeadState, type SessionState } from './rollup-rows';
 import { assembleFunnelNumbers, assemblePageNumbers } from './rollup-answers';
 
 /**
- * The rollups kept in the database (decision 25): a batch of new raw rows loads the state rows it
- * touches (locked on PostgreSQL), runs the batch applier over them and writes what changed; answers
- * assemble the aggregate rows of one page or funnel.
+ * What a batch reads before it runs: stored sessions (with their state rows), leads (with their
+ * account's time zone) and every lead–page state row of those leads. Ids asked for and not found are
+ * remembered, so that nothing is read twice.
  */
-export function createDatabaseRollups({ db, analytics }: { db: Db; analytics: AnalyticsRepo }) {
+export interface LoadedStates {
+  sessions: Map<string, StoredSession>;
+  sessionsAsked: Set<string>;
+  leads: Map<string, StoredLead>;
+  /** Leads whose row and lead–page state rows were read (found or not). */
+  leadsAsked: Set<string>;
+  /** By leadPageKey. */
+  leadPages: Map<string, LeadPageState>;
+}
+
+/** Sessions and leads whose state rows the cache keeps, the least recently used going first. */
+const CACHED_SESSIONS = 2000;
+const CACHED_LEADS = 2000;
+
+/**
+ * The state rows of recent sessions (with what the rollups read of their stored row) and every
+ * lead–page state row of recent leads, as committed.
+ */
+function createStateCache() {
+  const sessions = new Map<string, StoredSession>();
+  const leads = new Map<string, LeadPageState[]>();
+  let generation = 0;
+  /** Reads an entry and makes it the most recently used. */
+  const touch = <V>(map: Map<string, V>, key: string): V | undefined => {
+    const value = map.get(key);
+    if (value !== undefined) {
+      map.delete(key);
+      map.set(key, value);
+    }
+    return value;
+  };
+  const put = <V>(map: Map<string, V>, key: string, value: V, limit: number): void => {
+    map.delete(key);
+    map.set(key, value);
+    if (map.size > limit) {
+      const oldest = map.keys().next();
+      if (oldest.done !== true) map.delete(oldest.value);
+    }
+  };
+  return {
+    session: (id: string) => touch(sessions, id),
+    leadPages: (leadId: string) => touch(leads, leadId),
+    setSession: (session: StoredSession) => {
+      put(sessions, session.id, session, CACHED_SESSIONS);
+    },
+    setLeadPages: (leadId: string, states: LeadPageState[]) => {
+      put(leads, leadId, states, CACHED_LEADS);
+    },
+    /** Whether this very entry is the one kept (it came from the cache). */
+    holds: (session: StoredSession) => sessions.get(session.id) === session,
+    holdsLead: (leadId: string) => leads.has(leadId),
+    generation: () => generation,
+    clear: () => {
+      generation += 1;
+      sessions.clear();
+      leads.clear();
+    },
+  };
+}
+
+/** Records read at a time when a page's meta is recomputed. */
+const ERASE_PAGE = 2000;
+
+/** Day numbers of each time zone, made once per process. */
+const daysOfZones = new Map<string, DayOf>();
+function daysOf(zone: string): DayOf {
+  let dayOf = daysOfZones.get(zone);
+  if (dayOf === undefined) {
+    dayOf = dayOfZone(zone);
+    daysOfZones.set(zone, dayOf);
+  }
+  return dayOf;
+}
+
+/**
+ * The rollups kept in the database (decision 25): a batch of new raw rows loads the state rows it
+ * touches, runs the batch applier over them and writes what changed; answers assemble the aggregate
+ * rows of one page or funnel. Every path that changes the rollups holds the rollup lock from its reads
+ * to its commit (rollup-lock.ts), so a read sees every batch committed before it.
+ */
+export function createDatabaseRollups({
+  db,
+  analytics,
+  cacheStates = false,
+}: {
+  db: Db;
+  analytics: AnalyticsRepo;
+  /**
+   * Keep the state rows of recent sessions and leads in memory (SQLite: this process's event writer
+   * is the only writer of them). Every write in a transaction of its own (new leads, conversions,
+   * erasures, rebuilds) empties it.
+   */
+  cacheStates?: boolean;
+}) {
+  const cache = cacheStates ? createStateCache() : undefined;
+  /** What the writer's batch planned last, for the cache once it is committed. */
+  let staged: (() => void) | undefined;
+
+  /**
+   * Reads what is not read yet of these sessions and leads into `loaded` (a new one when not given),
+   * the three reads side by side.
+   */
+  async function load(
+    reader: Kysely<Database>,
+    sessionIds: Iterable<string>,
+    leadIds: Iterable<string>,
+    loaded: LoadedStates = {
+      sessions: new Map(),
+      sessionsAsked: new Set(),
+      leads: new Map(),
+      leadsAsked: new Set(),
+      leadPages: new Map(),
+    },
+  ): Promise<LoadedStates> {
+    // The cache holds what is committed: a transaction's reads go to it, the database's may not.
+    const cached = reader === db ? cache : undefined;
+    const sessionsToRead = new Set<string>();
+    for (const id of sessionIds) {
+      if (loaded.sessionsAsked.has(id)) continue;
+      const known = cached?.session(id);
+      if (known === undefined) sessionsToRead.add(id);
+      else {
+        loaded.sessionsAsked.add(id);
+        loaded.sessions.set(id, known);
+      }
+    }
+    const leadsToRead = new Set<string>();
+    const leadPagesToRead = new Set<string>();
+    for (const id of leadIds) {
+      if (loaded.leadsAsked.has(id)) continue;
+      leadsToRead.add(id);
+      const known = cached?.leadPages(id);
+      if (known === undefined) leadPagesToRead.add(id);
+      else for (const state of known) loaded.leadPages.set(leadPageKey(state.leadId, state.pageId), state);
+    }
+    const [sessions, leads, leadPages] = await Promise.all([
+      analytics.storedSessions(reader, sessionsToRead),
+      analytics.leads(reader, leadsToRead),
+      analytics.leadPages(reader, leadPagesToRead),
+    ]);
+    for (const id of sessionsToRead) loaded.sessionsAsked.add(id);
+    for (const session of sessions) loaded.sessions.set(session.id, session);
+    for (const id of leadsToRead) loaded.leadsAsked.add(id);
+    for (const lead of leads) loaded.leads.set(lead.id, lead);
+    for (const state of leadPages) loaded.leadPages.set(leadPageKey(state.leadId, state.pageId), state);
+    return loaded;
+  }
+
   /**
    * The statements that keep the rollups of new rows (each id once, a session before its events),
-   * reading the state rows on `reader`: inside the batch's transaction on PostgreSQL (locking them),
-   * or, on SQLite, on the connection that sees every batch the single writer committed.
+   * over the state rows in `loaded`, reading on `reader` whatever they lack. `dayOfLead` defaults to
+   * each lead's account time zone.
    */
-  async function plan(reader: Kysely<Database>, given: readonly RawEvent[], dayOfLead: DayOfLead) {
+  async function planLoaded(
+    reader: Kysely<Database>,
+    given: readonly RawEvent[],
+    loaded: LoadedStates,
+    dayOfLead?: DayOfLead,
+    /** The writer's batch: its new sessions as stored, and the real ends it sets. */
+    written?: { sessions: readonly StoredSession[]; ends: ReadonlyMap<string, number> },
+  ): Promise<StatementText[]> {
+    // A plan in a transaction of its own never stages (the cache is emptied for it instead).
+    if (reader === db) staged = undefined;
     if (given.length === 0) return [];
-    const sessions = new Map(
-      (await analytics.sessions(reader, sessionsAndLeadsOf(given).sessionIds, true)).map((session) => [
-        session.sessionId,
-        session,
-      ]),
-    );
+    const named = sessionsAndLeadsOf(given).sessionIds;
+    await load(reader, named, [], loaded);
     // A session stored before the rollups knew of it (before migration 0010, until a rebuild) comes
     // in first, as it is stored, so that its new events count.
     const startedHere = new Set(given.flatMap((event) => (event.kind === 'session' ? [event.row.id] : [])));
-    const unknown = sessionsAndLeadsOf(given).sessionIds.filter(
-      (id) => !sessions.has(id) && !startedHere.has(id),
-    );
-    const earlier: RawEvent[] = (await analytics.storedSessions(reader, unknown)).map(
-      ({ endAt: _endAt, endInferred: _endInferred, ...row }) => ({ kind: 'session', row }),
-    );
-    const events = [...earlier, ...given];
+    // Events of a session that is not stored (nor started here) count nowhere: its page was deleted.
+    const counted = given.filter((event) => {
+      const sessionId =
+        event.kind === 'videoRecord'
+          ? event.row.pageSessionId
+          : event.kind === 'action'
+            ? event.row.pageSessionId
+            : event.kind === 'sessionEnd'
+              ? event.sessionId
+              : null;
+      return sessionId === null || startedHere.has(sessionId) || loaded.sessions.has(sessionId);
+    });
+    const sessions = new Map<string, SessionState>();
+    const earlier: RawEvent[] = [];
+    for (const id of named) {
+      const stored = loaded.sessions.get(id);
+      if (stored === undefined) continue;
+      if (stored.state !== undefined) sessions.set(id, stored.state);
+      else if (!startedHere.has(id)) {
+        const { id: sessionId, leadId, funnelId, pageId, startAt, endReason } = stored;
+        earlier.push({
+          kind: 'session',
+          row: { id: sessionId, leadId, funnelId, pageId, startAt, endReason },
+        });
+      }
+    }
+    const events = [...earlier, ...counted];
     const { leadIds } = sessionsAndLeadsOf(events);
+    const pairs = leadPagesOf(events, sessions);
+    await load(reader, [], [...leadIds, ...pairs.map((pair) => pair.leadId)], loaded);
+    const zoneDays: DayOfLead = (leadId) => daysOf(loaded.leads.get(leadId)?.timeZone ?? 'UTC');
+    const dayOf = dayOfLead ?? zoneDays;
     // A lead arriving in this batch is new to the rollups even though its row is stored already.
     const arriving = new Set(events.flatMap((event) => (event.kind === 'lead' ? [event.row.id] : [])));
-    const leads = await analytics.leads(
-      reader,
-      leadIds.filter((id) => !arriving.has(id)),
-      dayOfLead,
-    );
-    const leadPages = await analytics.leadPages(reader, leadPagesOf(events, sessions), true);
-    const outcome = applyBatch(
-      events,
-      {
-        leads: new Map(leads.map((lead) => [lead.leadId, lead])),
-        sessions,
-        leadPages: new Map(leadPages.map((state) => [leadPageKey(state.leadId, state.pageId), state])),
-      },
-      dayOfLead,
-    );
-    return analytics.writeStatements(reader, outcome);
+    const leads = new Map<string, LeadState>();
+    for (const id of leadIds) {
+      const lead = loaded.leads.get(id);
+      if (lead === undefined || arriving.has(id)) continue;
+      leads.set(id, { leadId: id, funnelId: lead.funnelId, entryDay: dayOf(id)(lead.createdAt) });
+    }
+    const leadPages = new Map<string, LeadPageState>();
+    for (const { leadId, pageId } of pairs) {
+      const key = leadPageKey(leadId, pageId);
+      const state = loaded.leadPages.get(key);
+      if (state !== undefined) leadPages.set(key, state);
+    }
+    const outcome = applyBatch(events, { leads, sessions, leadPages }, dayOf);
+    if (cache !== undefined && reader === db && written !== undefined) {
+      const generation = cache.generation();
+      staged = () => {
+        if (cache.generation() !== generation) return;
+        // What the cache gave and the batch did not change stays as it is.
+        const states = new Map(outcome.sessions.map((state) => [state.sessionId, state]));
+        for (const stored of [...loaded.sessions.values(), ...written.sessions]) {
+          const endAt = written.ends.get(stored.id);
+          const state = states.get(stored.id);
+          if (endAt === undefined && state === undefined && cache.holds(stored)) continue;
+          cache.setSession({
+            ...stored,
+            ...(endAt === undefined ? {} : { endAt, endInferred: false }),
+            state: state ?? stored.state,
+          });
+        }
+        const changed = new Set(outcome.leadPages.map((state) => state.leadId));
+        const byLead = new Map<string, Map<string, LeadPageState>>();
+        for (const id of loaded.leadsAsked)
+          if (changed.has(id) || !cache.holdsLead(id)) byLead.set(id, new Map());
+        for (const state of [...loaded.leadPages.values(), ...outcome.leadPages])
+          byLead.get(state.leadId)?.set(state.pageId, state);
+        for (const [leadId, pages] of byLead) cache.setLeadPages(leadId, [...pages.values()]);
+      };
+    }
+    return analytics.writeStatements(outcome);
+  }
+
+  /** The statements that keep the rollups of new rows, reading the state rows they touch on `reader`. */
+  async function plan(
+    reader: Kysely<Database>,
+    given: readonly RawEvent[],
+    dayOfLead?: DayOfLead,
+  ): Promise<StatementText[]> {
+    if (given.length === 0) return [];
+    const { sessionIds, leadIds } = sessionsAndLeadsOf(given);
+    return planLoaded(reader, given, await load(reader, sessionIds, leadIds), dayOfLead);
   }
 
   /** Applies new rows inside `trx`. */
   async function apply(
     trx: Kysely<Database>,
     events: readonly RawEvent[],
-    dayOfLead: DayOfLead,
+    dayOfLead?: DayOfLead,
   ): Promise<void> {
+    cache?.clear();
     const statements: StatementText[] = await plan(trx, events, dayOfLead);
     for (const { sql, parameters } of statements)
       await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
   }
 
+  /**
+   * A lead's erasure, inside the transaction that deletes it and before its rows go, under the rollup
+   * lock. Its raw rows replayed from nothing give exactly what it added to every aggregate row: its
+   * state rows are its own, and the sums do not depend on the order rows come in (decision 25). Those
+   * are taken away, and rows left at zero deleted. A page's meta holds largest values, which cannot be
+   * taken away: where the lead's reach them, they are recomputed from the other leads' records. Its
+   * state rows go with it by cascade. Afterwards every answer is what a rebuild without it gives.
+   */
+  async function erase(trx: Kysely<Database>, leadId: string): Promise<void> {
+    cache?.clear();
+    const raw = await analytics.leadRaw(trx, leadId);
+    if (raw.lead === undefined) return;
+    const { lead } = raw;
+    const ownSessions = new Set(raw.sessions.map((session) => session.id));
+    const events: RawEvent[] = [
+      { kind: 'lead', row: { id: lead.id, funnelId: lead.funnelId, createdAt: lead.createdAt } },
+      ...raw.sessions.map((row): RawEvent => ({ kind: 'session', row })),
+      ...raw.videoRecords.map((row): RawEvent => ({ kind: 'videoRecord', row })),
+      // An action or a conversion is the lead's own; a record or an action counts on its session.
+      ...raw.actions
+        .filter((row) => row.pageSessionId === null || ownSessions.has(row.pageSessionId))
+        .map((row): RawEvent => ({ kind: 'action', row })),
+      // Only the conversions analytics counts were added (a page's VIDEO_VIEWED was not).
+      ...raw.conversions.filter(countsAsConversion).map((row): RawEvent => ({ kind: 'conversion', row })),
+    ];
+    const dayOf = daysOf(lead.timeZone);
+    const added = applyBatch(
+      events,
+      { leads: new Map(), sessions: new Map(), leadPages: new Map() },
+      () => dayOf,
+    ).deltas;
+    const taken = added.flatMap((row) => (row.table === 'pageMeta' ? [] : [negated(row)]));
+    for (const { sql, parameters } of analytics.writeStatements({
+      sessions: [],
+      leadPages: [],
+      deltas: taken,
+    }))
+      await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+    const pageIds = new Set<string>();
+    const funnelIds = new Set<string>();
+    for (const row of taken) {
+      if ('pageId' in row) pageIds.add(row.pageId);
+      if ('funnelId' in row) funnelIds.add(row.funnelId);
+    }
+    await analytics.deleteZeroRows(trx, [...pageIds], [...funnelIds]);
+
+    const own = added.flatMap((row) => (row.table === 'pageMeta' ? [row] : []));
+    const stored = await analytics.pageMetas(
+      trx,
+      own.map((row) => row.pageId),
+    );
+    for (const mine of own) {
+      const meta = stored.get(mine.pageId);
+      if (meta === undefined) continue;
+      if (mine.maxDuration < meta.maxDuration && mine.maxPlayedSecond < meta.maxPlayedSecond) continue;
+      // The others' largest values, read until they reach the stored ones (they cannot pass them).
+      let maxDuration = 0;
+      let maxPlayedSecond = -1;
+      let after = '';
+      for (;;) {
+        const page = await analytics.pageRecordsBut(trx, mine.pageId, leadId, after, ERASE_PAGE);
+        for (const record of page.rows) {
+          const its = recordMeta(record);
+          maxDuration = Math.max(maxDuration, its.maxDuration);
+          maxPlayedSecond = Math.max(maxPlayedSecond, its.maxPlayedSecond);
+        }
+        const reached = maxDuration >= meta.maxDuration && maxPlayedSecond >= meta.maxPlayedSecond;
+        if (reached || page.last === undefined || page.rows.length < ERASE_PAGE) break;
+        after = page.last;
+      }
+      await analytics.setPageMeta(trx, pageMetaRow(mine.pageId, maxDuration, maxPlayedSecond));
+    }
+  }
+
   return {
+    load,
+    erase,
+    /** The writer's batch planned last is committed: the cache takes its state rows. */
+    committed(): void {
+      staged?.();
+      staged = undefined;
+    },
+    /** The writer's batch planned last failed: whatever the cache holds may be wrong now. */
+    failed(): void {
+      staged = undefined;
+      cache?.clear();
+    },
+    planLoaded,
     plan,
     apply,
     /** Applies new rows in a transaction of their own. */
-    ingest: (events: readonly RawEvent[], dayOfLead: DayOfLead): Promise<void> =>
+    ingest: (events: readonly RawEvent[], dayOfLead?: DayOfLead): Promise<void> =>
       db.transaction().execute((trx) => apply(trx, events, dayOfLead)),
     async pageNumbers(page: PageInput, range: DayRange): Promise<PageNumbers> {
       return assemblePageNumbers({ page, range, ...(await analytics.pageRows(db, page.id, range)) });

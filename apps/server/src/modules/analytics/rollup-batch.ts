@@ -39,7 +39,7 @@ export type RawEvent =
 /** The day numbers of a lead's account (its time zone): a batch mixes accounts. */
 export type DayOfLead = (leadId: string) => DayOf;
 
-export const leadPageKey = (leadId: string, pageId: string): string => JSON.stringify([leadId, pageId]);
+export const leadPageKey = (leadId: string, pageId: string): string => `${leadId}\u0000${pageId}`;
 
 /** The state rows a batch reads and changes, by key; a store fills them before the batch. */
 export interface RollupStates {
@@ -143,15 +143,19 @@ export function applyBatch(
     if (leadPage === undefined) throw new Error(`no lead page for session ${session.sessionId}`);
     return leadPage;
   };
+  // The apply functions return the state row they were given when nothing of it changed: it is
+  // then not written again.
   const keep = (session: SessionState | undefined, leadPage: LeadPageState | undefined) => {
-    if (session !== undefined) {
+    if (session !== undefined && states.sessions.get(session.sessionId) !== session) {
       states.sessions.set(session.sessionId, session);
       changedSessions.add(session.sessionId);
     }
     if (leadPage !== undefined) {
       const key = leadPageKey(leadPage.leadId, leadPage.pageId);
-      states.leadPages.set(key, leadPage);
-      changedLeadPages.add(key);
+      if (states.leadPages.get(key) !== leadPage) {
+        states.leadPages.set(key, leadPage);
+        changedLeadPages.add(key);
+      }
     }
   };
 

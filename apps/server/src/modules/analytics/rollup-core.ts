@@ -290,6 +290,19 @@ function addPlayedSeconds(
   return { ...leadPage, playedByDay, firstPlayDay, furthestSecond };
 }
 
+/** What one record makes of its page's meta: its duration (0 when unknown) and highest second played. */
+export function recordMeta(
+  record: Pick<VideoRecordInput, 'startTimeVideo' | 'endTimeVideo' | 'state' | 'videoDuration'>,
+): {
+  maxDuration: number;
+  maxPlayedSecond: number;
+} {
+  return {
+    maxDuration: Number.isFinite(record.videoDuration) ? Math.max(0, record.videoDuration) : 0,
+    maxPlayedSecond: maxSecond(playedSeconds(record)),
+  };
+}
+
 /**
  * A video record of a known session. Its seconds join the passes whose view times it overlaps
  * (merging them when it overlaps several: views +1 on the union, −1 on each old pass), count for
@@ -304,8 +317,8 @@ export function applyVideoRecord(
   const deltas: AggregateRow[] = [];
   const played = playedSeconds(record);
 
-  const reportedDuration = Number.isFinite(record.videoDuration) ? Math.max(0, record.videoDuration) : 0;
-  deltas.push(pageMetaRow(pageId, reportedDuration, maxSecond(played)));
+  const { maxDuration: reportedDuration, maxPlayedSecond } = recordMeta(record);
+  deltas.push(pageMetaRow(pageId, reportedDuration, maxPlayedSecond));
   if (isEmpty(played)) return { session, leadPage, deltas: mergeDeltas(deltas) };
 
   // Completion is per record: its own end against its own duration.

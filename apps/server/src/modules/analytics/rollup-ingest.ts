@@ -2,11 +2,9 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Db } from '../../db';
 import type { StatementText } from '../../db/reusable-query';
 import type { Database } from '../../db/schema';
-import { dayOfZone } from '../../lib/zone-days';
-import type { DayOf } from './analytics-types';
 import type { AnalyticsRepo } from './analytics.repo';
 import type { DatabaseRollups } from './database-rollups';
-import type { DayOfLead, RawEvent } from './rollup-batch';
+import type { RawEvent } from './rollup-batch';
 import type { RollupLock } from './rollup-lock';
 
 /** The raw writes of one event-writer batch that the rollups count. */
@@ -15,13 +13,13 @@ export interface WrittenBatch {
   videoRecords: readonly Insertable<Database['videoRecords']>[];
   actions: readonly Insertable<Database['actions']>[];
   /** Real ends, in the order the batch applies them. */
-  ends: readonly { id: string; leadId: string; endReason: string }[];
+  ends: readonly { id: string; leadId: string; endReason: string; endAt: number }[];
 }
 
 export interface RollupIngestDeps {
   db: Db;
-  analytics: Pick<AnalyticsRepo, 'existingIds' | 'storedSessions' | 'leadTimeZones'>;
-  rollups: Pick<DatabaseRollups, 'plan' | 'apply'>;
+  analytics: Pick<AnalyticsRepo, 'existingIds'>;
+  rollups: Pick<DatabaseRollups, 'load' | 'planLoaded' | 'apply' | 'erase' | 'committed' | 'failed'>;
   lock: RollupLock;
 }
 
@@ -38,44 +36,25 @@ function recordDetails(details: string): { state: string; videoDuration: number 
   }
 }
 
+/** The rows whose ids were not stored before, each id once. */
+function newRows<Row extends { id: string }>(rows: readonly Row[], stored: Set<string>): Row[] {
+  const seen = new Set(stored);
+  return rows.filter((row) => {
+    if (seen.has(row.id)) return false;
+    seen.add(row.id);
+    return true;
+  });
+}
+
 /**
  * The rollups of the event writer's batches (decision 25): which of a batch's rows are new (the
  * writer is the only writer of these tables and its batches commit one after another, so a read
  * before the batch is exact), which real ends change their session, each lead's time zone, and the
- * statements that keep the rollups, to go in the batch's own transaction.
+ * statements that keep the rollups, to go in the batch's own transaction. What a batch reads is read
+ * at once, side by side: which ids are stored, the sessions its records, actions and ends name (with
+ * their state rows), and its leads with their lead–page state rows.
  */
 export function createRollupIngest({ db, analytics, rollups, lock }: RollupIngestDeps) {
-  async function newRows<Row extends { id: string }>(
-    table: 'pageSessions' | 'videoRecords' | 'actions',
-    rows: readonly Row[],
-  ): Promise<Row[]> {
-    const seen = await analytics.existingIds(
-      db,
-      table,
-      rows.map((row) => row.id),
-    );
-    return rows.filter((row) => {
-      if (seen.has(row.id)) return false;
-      seen.add(row.id);
-      return true;
-    });
-  }
-
-  /** Day numbers for each lead, in its account's time zone. */
-  async function dayOfLeads(reader: Kysely<Database>, leadIds: Iterable<string>): Promise<DayOfLead> {
-    const zones = await analytics.leadTimeZones(reader, [...new Set(leadIds)]);
-    const days = new Map<string, DayOf>();
-    return (leadId) => {
-      const zone = zones.get(leadId) ?? 'UTC';
-      let dayOf = days.get(zone);
-      if (dayOf === undefined) {
-        dayOf = dayOfZone(zone);
-        days.set(zone, dayOf);
-      }
-      return dayOf;
-    };
-  }
-
   return {
     lock,
 
@@ -88,14 +67,7 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
         kind: 'lead',
         row: { id: row.id, funnelId: row.funnelId, createdAt: row.createdAt },
       }));
-      await rollups.apply(
-        trx,
-        events,
-        await dayOfLeads(
-          trx,
-          rows.map((row) => row.id),
-        ),
-      );
+      await rollups.apply(trx, events);
     },
 
     /** A new conversion, inside the transaction that stores it. */
@@ -111,21 +83,44 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
           createdAt: row.createdAt,
         },
       };
-      await rollups.apply(trx, [event], await dayOfLeads(trx, [row.leadId]));
+      await rollups.apply(trx, [event]);
+    },
+
+    /** A lead about to be erased, inside the transaction that deletes it: what it added is taken away. */
+    async leadErased(trx: Kysely<Database>, leadId: string): Promise<void> {
+      await rollups.erase(trx, leadId);
     },
 
     async planFor(batch: WrittenBatch): Promise<StatementText[]> {
-      const sessions = await newRows('pageSessions', batch.sessions);
-      const records = await newRows('videoRecords', batch.videoRecords);
-      const actions = await newRows('actions', batch.actions);
+      const named = new Set<string>();
+      for (const row of batch.videoRecords) named.add(row.pageSessionId);
+      for (const row of batch.actions) if (row.pageSessionId) named.add(row.pageSessionId);
+      for (const end of batch.ends) named.add(end.id);
+      const leadIds = new Set<string>();
+      for (const rows of [batch.sessions, batch.videoRecords, batch.actions, batch.ends])
+        for (const row of rows) leadIds.add(row.leadId);
+      const [stored, loaded] = await Promise.all([
+        analytics.existingIds(db, {
+          sessions: batch.sessions.map((row) => row.id),
+          records: batch.videoRecords.map((row) => row.id),
+          actions: batch.actions.map((row) => row.id),
+        }),
+        rollups.load(db, named, leadIds),
+      ]);
+      const sessions = newRows(batch.sessions, stored.sessions);
+      const records = newRows(batch.videoRecords, stored.records);
+      const actions = newRows(batch.actions, stored.actions);
       // A real end replaces an inferred one or none, never another real one, and only a session of
       // the lead that sends it (event.repo.ts): another lead's end changes nothing.
       const endOpen = new Map<string, { leadId: string; open: boolean }>();
-      for (const stored of await analytics.storedSessions(
-        db,
-        batch.ends.map((end) => end.id),
-      ))
-        endOpen.set(stored.id, { leadId: stored.leadId, open: stored.endAt === null || stored.endInferred });
+      for (const end of batch.ends) {
+        const session = loaded.sessions.get(end.id);
+        if (session !== undefined)
+          endOpen.set(session.id, {
+            leadId: session.leadId,
+            open: session.endAt === null || session.endInferred,
+          });
+      }
       for (const session of sessions)
         endOpen.set(session.id, {
           leadId: session.leadId,
@@ -176,15 +171,68 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
         ...ends,
       ];
       if (events.length === 0) return [];
-      const leadIds = new Set([
-        ...sessions.map((row) => row.leadId),
-        ...records.map((row) => row.leadId),
-        ...actions.map((row) => row.leadId),
-        ...batch.ends.map((end) => end.leadId),
-      ]);
-      const dayOfLead = await dayOfLeads(db, leadIds);
-      return rollups.plan(db, events, dayOfLead);
+      const realEnds = new Map<string, number>();
+      for (const end of batch.ends)
+        if (ends.some((event) => event.kind === 'sessionEnd' && event.sessionId === end.id))
+          realEnds.set(end.id, end.endAt);
+      return rollups.planLoaded(db, events, loaded, undefined, {
+        sessions: sessions.map((row) => ({
+          id: row.id,
+          leadId: row.leadId,
+          funnelId: row.funnelId,
+          pageId: row.pageId,
+          startAt: row.startAt,
+          endReason: row.endReason ?? null,
+          endAt: row.endAt ?? null,
+          endInferred: row.endInferred === 1,
+          state: undefined,
+        })),
+        ends: realEnds,
+      });
+    },
+
+    /** The batch planned last is committed (or failed): what the rollups keep in memory follows. */
+    committed: () => {
+      rollups.committed();
+    },
+    failed: () => {
+      rollups.failed();
     },
   };
 }
 export type RollupIngest = ReturnType<typeof createRollupIngest>;
+
+/**
+ * The rollups switched off (ANALYTICS_ROLLUPS=off): the writer, new leads and conversions store raw
+ * rows only. Before the first of them, a rebuild is marked (`analytics_rebuild`), which the next start
+ * with the rollups on runs, so that what was stored meanwhile counts.
+ */
+export function createRollupsOff({
+  db,
+  analytics,
+  lock,
+}: {
+  db: Db;
+  analytics: Pick<AnalyticsRepo, 'markRebuildPending'>;
+  lock: RollupLock;
+}): RollupIngest {
+  // The writer's batches mark once per process, before their first one; leads and conversions in
+  // their own transaction (on SQLite, a statement outside it would wait for it forever).
+  let marked: Promise<void> | undefined;
+  return {
+    lock,
+    leadsStored: (trx: Kysely<Database>) => analytics.markRebuildPending(trx),
+    conversionStored: (trx: Kysely<Database>) => analytics.markRebuildPending(trx),
+    leadErased: (trx: Kysely<Database>) => analytics.markRebuildPending(trx),
+    committed: () => undefined,
+    failed: () => undefined,
+    planFor: async (): Promise<StatementText[]> => {
+      marked ??= analytics.markRebuildPending(db).catch((error: unknown) => {
+        marked = undefined;
+        throw error;
+      });
+      await marked;
+      return [];
+    },
+  };
+}

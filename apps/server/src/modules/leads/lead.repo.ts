@@ -282,9 +282,13 @@ export function createLeadRepo(db: Db) {
     async setTokenHash(id: string, tokenHash: string): Promise<void> {
       await db.updateTable('leads').set({ tokenHash }).where('id', '=', id).execute();
     },
-    /** Erases the lead and every event recorded of it, in one transaction. */
-    async delete(id: string): Promise<void> {
+    /**
+     * Erases the lead and every event recorded of it, in one transaction; `erasing` (the analytics
+     * rollups) runs in it first, while the lead's rows are still there.
+     */
+    async delete(id: string, erasing?: (trx: Trx) => Promise<void>): Promise<void> {
       await db.transaction().execute(async (trx) => {
+        if (erasing) await erasing(trx);
         for (const table of EVENT_TABLES) await trx.deleteFrom(table).where('leadId', '=', id).execute();
         await trx.deleteFrom('leads').where('id', '=', id).execute();
       });

@@ -102,8 +102,11 @@ export interface LeadServiceDeps {
   events?: Pick<EventWriter, 'drain'>;
   funnels: Pick<FunnelService, 'load' | 'requireFunnel'>;
   links: LeadLinks;
-  /** The analytics rollups, kept in the transaction that stores new leads (decision 25). */
-  rollups?: Pick<RollupIngest, 'lock' | 'leadsStored'>;
+  /**
+   * The analytics rollups, kept in the transaction that stores new leads (decision 25), and in the
+   * one that erases a lead.
+   */
+  rollups?: Pick<RollupIngest, 'lock' | 'leadsStored' | 'leadErased'>;
   now?: () => number;
 }
 
@@ -245,7 +248,9 @@ export function createLeadService({
     async remove(owner: Pick<Account, 'id'>, id: string): Promise<void> {
       await load(owner, id);
       await events?.drain();
-      await leads.delete(id);
+      // What the lead added to the analytics goes with it, in the same transaction.
+      if (rollups) await rollups.lock.run(() => leads.delete(id, (trx) => rollups.leadErased(trx, id)));
+      else await leads.delete(id);
     },
 
     /** Tokens among these that already belong to a lead (the demo seed asks before creating). */

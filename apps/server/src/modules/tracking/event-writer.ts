@@ -45,7 +45,7 @@ export interface EventWriterDeps {
    * The analytics rollups, kept in each batch's own transaction (decision 25): their statements join
    * the batch, planned under their lock. Left out, batches keep none.
    */
-  rollups?: Pick<RollupIngest, 'planFor' | 'lock'>;
+  rollups?: Pick<RollupIngest, 'planFor' | 'lock' | 'committed' | 'failed'>;
 }
 
 /**
@@ -114,7 +114,9 @@ export function createEventWriter(
         videoRecords: rowsOf('videoRecords'),
         actions: rowsOf('actions'),
         ends: batch.flatMap(({ op }) =>
-          op.kind === 'endSession' ? [{ id: op.id, leadId: op.leadId, endReason: op.endReason }] : [],
+          op.kind === 'endSession'
+            ? [{ id: op.id, leadId: op.leadId, endReason: op.endReason, endAt: op.endAt }]
+            : [],
         ),
       },
     };
@@ -126,7 +128,15 @@ export function createEventWriter(
     if (!rollups) return affected(await database.writeBatch(statements));
     return rollups.lock.run(async () => {
       const kept = await rollups.planFor(written);
-      return affected(await database.writeBatch([...statements, ...kept]));
+      let changes: number[];
+      try {
+        changes = await database.writeBatch([...statements, ...kept]);
+      } catch (error) {
+        rollups.failed();
+        throw error;
+      }
+      rollups.committed();
+      return affected(changes);
     });
   }
 
