@@ -1,3 +1,4 @@
+import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -169,6 +170,7 @@ export async function buildApp({ config, database, logStream, now }: AppOptions)
       await owner.register(leadRoutes, { leads: services.leads });
       await owner.register(domainRoutes, { domains: services.domains });
       await owner.register(previewRoutes, { previews: services.previews });
+      await owner.register(analyticsRoutes, { reports: services.analyticsReports });
     },
     // The owner routes' paths (the route table's) all start with /api/owner.
   );

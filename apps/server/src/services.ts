@@ -1,6 +1,9 @@
 import { createAnalyticsRepo } from './modules/analytics/analytics.repo';
 import { createAnalyticsService } from './modules/analytics/analytics.service';
+import { createAnalyticsReportsService } from './modules/analytics/analytics-reports.service';
 import { createDatabaseRollups } from './modules/analytics/database-rollups';
+import { createFollowUpsQuery } from './modules/analytics/follow-ups.query';
+import { createLeadTimelineQuery } from './modules/analytics/lead-timeline.query';
 import { createRollupIngest } from './modules/analytics/rollup-ingest';
 import { createRollupLock } from './modules/analytics/rollup-lock';
 import { OWNER_LIMIT_DEFAULTS, UNKNOWN } from '@embudo/contracts';
@@ -105,7 +108,12 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
   const links = linksFor(config.publicUrl);
   const repos = createRepos(database);
   const limits = config.ownerLimits ?? OWNER_LIMIT_DEFAULTS;
-  const accounts = createAccountService({ accounts: repos.accounts });
+  // Bound below, once analytics exists: a new time zone rebuilds the account's rollups.
+  let rebuildAnalytics = (_accountId: string): Promise<void> => Promise.resolve();
+  const accounts = createAccountService({
+    accounts: repos.accounts,
+    onTimeZoneChange: (accountId) => rebuildAnalytics(accountId),
+  });
   const funnels = createFunnelService({ funnels: repos.funnels, limits });
   const pages = createPageService({
     pages: repos.pages,
@@ -119,11 +127,12 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
   // Before the leads: erasing a lead first waits for the events already acknowledged to be written.
   // Analytics rollups (decision 25): kept by the writer's batches, new leads and conversions alike.
   const rollups = createDatabaseRollups({ db, analytics: repos.analytics });
+  const rollupLock = createRollupLock();
   const rollupIngest = createRollupIngest({
     db,
     analytics: repos.analytics,
     rollups,
-    lock: createRollupLock(),
+    lock: rollupLock,
   });
   const writer = createEventWriter({ database, events: repos.events, progress, rollups: rollupIngest });
   const leads = createLeadService({
@@ -199,7 +208,23 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     accounts,
     firstRun: users.firstRun,
   });
-  const analytics = createAnalyticsService({ db, analytics: repos.analytics, rollups, accounts });
+  const analytics = createAnalyticsService({
+    db,
+    analytics: repos.analytics,
+    rollups,
+    accounts,
+    lock: rollupLock,
+  });
+  rebuildAnalytics = async (accountId) => {
+    await analytics.rebuild(accountId);
+  };
+  const analyticsReports = createAnalyticsReportsService({
+    rollups,
+    pages,
+    leads,
+    followUps: createFollowUpsQuery(db),
+    leadTimeline: createLeadTimelineQuery(db),
+  });
   return {
     secret,
     links,
@@ -223,6 +248,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     members,
     studioAuth,
     analytics,
+    analyticsReports,
     /** The pixel outbox's sender (architecture §5.10), for a serving process's background jobs. */
     pixelWorker: (options: Omit<PixelWorkerOptions, 'pixels' | 'funnels'>) =>
       createPixelWorker({ ...options, pixels: repos.pixels, funnels: repos.funnels }),

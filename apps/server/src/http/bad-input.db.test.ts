@@ -44,6 +44,10 @@ interface OwnerRoute {
   target?: keyof Fixture;
   body?: BodySpec;
   paginated?: boolean;
+  /** Takes `?from=&to=` (analytics). */
+  range?: boolean;
+  /** Takes the follow-up list's `?filter=&limit=&cursor=`. */
+  followUps?: boolean;
 }
 
 const long = (length: number): string => 'x'.repeat(length);
@@ -235,6 +239,10 @@ const ROUTES: OwnerRoute[] = [
   },
   { method: 'POST', path: '/leads/:id/link', target: 'lead' },
   { method: 'DELETE', path: '/leads/:id', target: 'lead' },
+  { method: 'GET', path: '/pages/:id/analytics', target: 'page', range: true },
+  { method: 'GET', path: '/funnels/:id/analytics', target: 'funnel', range: true },
+  { method: 'GET', path: '/funnels/:id/follow-ups', target: 'funnel', followUps: true },
+  { method: 'GET', path: '/leads/:id/timeline', target: 'lead' },
   { method: 'GET', path: '/domains' },
   {
     method: 'POST',
@@ -323,6 +331,36 @@ function queryProblems(route: OwnerRoute): BadRequest[] {
     query: '?sneaky=1',
     names: 'sneaky',
   };
+  if (route.range) {
+    return [
+      unknown,
+      ...(
+        [
+          ['a month 13', '?from=2026-13-01', 'from'],
+          ['February 30', '?from=2026-02-30', 'from'],
+          ['a word for a day', '?to=yesterday', 'to'],
+          ['a time for a day', '?from=2026-01-01T00:00:00Z', 'from'],
+          ['to before from', '?from=2026-03-02&to=2026-03-01', 'to'],
+          ['367 days', '?from=2025-01-01&to=2026-01-02', '366 days'],
+        ] as const
+      ).map(([problem, query, names]) => ({ ...invalid, problem, query, names })),
+    ];
+  }
+  if (route.followUps) {
+    return [
+      unknown,
+      { ...invalid, problem: 'an unknown filter', query: '?filter=everyone', names: 'filter' },
+      { ...invalid, problem: 'limit=0', query: '?limit=0', names: 'limit' },
+      { ...invalid, problem: 'limit=201', query: '?limit=201', names: 'limit' },
+      { ...invalid, problem: 'a cursor that is not one', query: '?cursor=garbage', names: 'cursor' },
+      {
+        ...invalid,
+        problem: 'a cursor of the right form from nowhere',
+        query: `?cursor=${Buffer.from(JSON.stringify(['x', 1])).toString('base64url')}`,
+        names: 'cursor',
+      },
+    ];
+  }
   if (!route.paginated) return [unknown];
   return [
     unknown,

@@ -427,6 +427,11 @@ const ROUTES: RouteCase[] = [
   }),
   owner('POST', '/leads/:id/link', { target: (_w, t) => t.lead.id, status: 201 }),
   owner('DELETE', '/leads/:id', { target: (_w, t) => t.lead.id, status: 204 }),
+  // Analytics (issue 19): an account's own pages, funnels and leads only.
+  owner('GET', '/pages/:id/analytics', { target: (w) => made(w.a.pages[0]), status: 200 }),
+  owner('GET', '/funnels/:id/analytics', { target: (w) => w.a.funnel, status: 200 }),
+  owner('GET', '/funnels/:id/follow-ups', { target: (w) => w.a.funnel, status: 200 }),
+  owner('GET', '/leads/:id/timeline', { target: (w) => w.a.lead.id, status: 200 }),
   owner('GET', '/domains', { status: 200, shows: () => A_HOST, ownData: () => B_HOST }),
   owner('POST', '/domains', { body: () => ({ host: `caller-${++edits}.example.com` }), status: 201 }),
   owner('DELETE', '/domains/:id', { target: (_w, t) => made(t.spare), needs: 'spareDomain', status: 204 }),

@@ -31,6 +31,11 @@ export interface AccountServiceDeps {
     | 'touchApiKey'
     | 'update'
   >;
+  /**
+   * After the account's time zone changed: its analytics days are counted in the zone, so the rollups
+   * are rebuilt in the new one (decision 25).
+   */
+  onTimeZoneChange?: (accountId: string) => Promise<void>;
   now?: () => number;
 }
 
@@ -58,7 +63,7 @@ function toApiKey(row: {
 /** How often a key's last use is written down: enough for an operator, no write per request. */
 const TOUCH_EVERY_MS = 60_000;
 
-export function createAccountService({ accounts, now = Date.now }: AccountServiceDeps) {
+export function createAccountService({ accounts, onTimeZoneChange, now = Date.now }: AccountServiceDeps) {
   const lastTouched = new Map<string, number>();
   return {
     /** Creates an account and its first API key; the key is returned this once and stored hashed. */
@@ -162,6 +167,7 @@ export function createAccountService({ accounts, now = Date.now }: AccountServic
         ...(patch.name !== undefined ? { name: patch.name } : {}),
         settings: JSON.stringify(settings),
       });
+      if (settings.timeZone !== current.settings.timeZone) await onTimeZoneChange?.(id);
       return this.get(id);
     },
 

@@ -137,6 +137,11 @@ const EXPECTED: Record<string, Case> = {
   'domains.remove': { expected: ownerOnly(204, 404), target: 'domain' },
 
   'previews.create': { expected: editorWrite(201, 404), target: 'page', body: () => ({ ttlMinutes: 30 }) },
+
+  'analytics.page': { expected: read(404), target: 'page' },
+  'analytics.funnel': { expected: read(404), target: 'funnel' },
+  'analytics.followUps': { expected: read(404), target: 'funnel' },
+  'analytics.leadTimeline': { expected: read(404), target: 'lead' },
 };
 
 /** Calls beside the table's: a funnel's pixel is the owner's, whoever may edit the rest of it. */

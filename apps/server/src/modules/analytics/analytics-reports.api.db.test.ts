@@ -1,0 +1,232 @@
+import { FollowUpList, FunnelAnalytics, LeadTimeline, PageAnalytics, type FollowUp } from '@embudo/contracts';
+import { describe, expect, it } from 'vitest';
+import { TEST_DIALECTS } from '../../../test/databases';
+import { api } from '../../../test/server';
+import {
+  completePage,
+  newLead,
+  read,
+  sessionDetails,
+  startedSession,
+  useVisitorServer,
+  type Answer,
+} from '../../../test/visitor';
+import { dayOfZone, dayText } from '../../lib/zone-days';
+import type { PageInput, RawRows } from './analytics-types';
+import { createAnalyticsRepo } from './analytics.repo';
+import { referenceFunnelNumbers, referencePageNumbers } from './reference';
+
+/**
+ * The owner's analytics routes (issue 19) through the real server: visits sent over the visitor API,
+ * then the page and funnel answers equal the brute-force numbers of the stored rows, the follow-up
+ * list names the lead who watched past the button without buying, and each lead's timeline shows
+ * their passes, clicks and conversions.
+ */
+describe.each(TEST_DIALECTS)('the analytics routes on %s', (dialect) => {
+  const h = useVisitorServer(dialect);
+
+  const owner = (path: string) => api(h.server, 'GET', `/api/owner${path}`, { key: h.demo.apiKey });
+  const post = (path: string, body: unknown) => api(h.server, 'POST', `/api/funnel/track/${path}`, { body });
+  const ok = (answer: Answer) => {
+    expect(answer.status, answer.text).toBe(200);
+  };
+  const record = (token: string, session: string, view: [number, number], video: [number, number]) =>
+    post('video', {
+      token,
+      idTrackingPageSession: session,
+      startViewTime: view[0],
+      endViewTime: view[1],
+      startTimeVideo: video[0],
+      endTimeVideo: video[1],
+      details: { videoDuration: 60, reproductionTime: view[1] - view[0], state: 'PAUSE' },
+    });
+
+  it('answers every route with the numbers of what the visitors did', async () => {
+    const funnel = h.vsl;
+    const [first, second] = funnel.pages;
+    if (!first || !second) throw new Error('the demo VSL funnel has pages');
+    // The first page's button shows at 0:15.
+    const patched = await api(h.server, 'PATCH', `/api/owner/pages/${first.id}`, {
+      key: h.demo.apiKey,
+      body: { buttonTime: { hours: 0, minutes: 0, seconds: 15 } },
+    });
+    expect(patched.status, patched.text).toBe(200);
+
+    const t = Date.now() - 120_000;
+    const ana = await newLead(h, funnel.id, 'Ana Follow');
+    const bruno = await newLead(h, funnel.id, 'Bruno Buys');
+    const carla = await newLead(h, funnel.id, 'Carla Early');
+
+    // Ana: 0–20 s, then a replay of 0–10 in a second pass, and a click; she never converts.
+    const sAna = await startedSession(h, ana.token, {
+      details: sessionDetails({ os: { name: 'Android' }, browser: { name: 'Chrome' } }),
+    });
+    ok(await record(ana.token, sAna, [t, t + 20_000], [0, 20]));
+    ok(await record(ana.token, sAna, [t + 30_000, t + 40_000], [0, 10]));
+    ok(
+      await post('action', {
+        token: ana.token,
+        idTrackingPageSession: sAna,
+        action: 'BUTTON_CLICK',
+        timestamp: new Date(t + 45_000).toISOString(),
+      }),
+    );
+    // Bruno watches it all and the page counts as viewed (a conversion); he plays 5 s of the next.
+    const sBruno = await startedSession(h, bruno.token);
+    ok(await record(bruno.token, sBruno, [t, t + 60_000], [0, 60]));
+    expect((await completePage(h, bruno.token, first.id)).status).toBe(200);
+    const sBruno2 = await startedSession(h, bruno.token);
+    ok(await record(bruno.token, sBruno2, [t + 70_000, t + 75_000], [0, 5]));
+    // Carla stops at 0:08 (she played seconds 0 to 7), before the button.
+    const sCarla = await startedSession(h, carla.token);
+    ok(await record(carla.token, sCarla, [t, t + 8000], [0, 8]));
+    await h.server.services.writer.drain();
+
+    // The page and funnel answers equal the brute-force numbers of the stored rows.
+    const db = h.server.database.db;
+    const account = await h.server.services.accounts.findBySlug(h.demo.accountSlug);
+    if (!account) throw new Error('no demo account');
+    const analytics = createAnalyticsRepo(dialect);
+    const all = async <Row>(
+      rows: (
+        db: typeof h.server.database.db,
+        accountId: string,
+        after: string,
+        limit: number,
+      ) => Promise<{ rows: Row[] }>,
+    ) => (await rows(db, account.id, '', 100_000)).rows;
+    const pages: PageInput[] = funnel.pages.map((page, position) => ({
+      id: page.id,
+      funnelId: funnel.id,
+      position,
+      buttonTimeSeconds: page.id === first.id ? 15 : 0,
+    }));
+    const rows: RawRows = {
+      leads: await all(analytics.raw.leads),
+      pages,
+      sessions: await all(analytics.raw.sessions),
+      videoRecords: await all(analytics.raw.videoRecords),
+      actions: await all(analytics.raw.actions),
+      conversions: await all(analytics.raw.conversions),
+    };
+    const dayOf = dayOfZone(account.settings.timeZone);
+    const today = dayOf(Date.now());
+    const range = { from: today - 6, to: today };
+    const query = `?from=${dayText(range.from)}&to=${dayText(range.to)}`;
+
+    const answer = read(PageAnalytics, await owner(`/pages/${first.id}/analytics${query}`));
+    const expected = referencePageNumbers(rows, first.id, range, dayOf);
+    expect({ ...answer, averageWatched: answer.averageWatched?.toFixed(9) }).toEqual({
+      pageId: first.id,
+      from: dayText(range.from),
+      to: dayText(range.to),
+      timeZone: account.settings.timeZone,
+      ...expected,
+      averageWatched: expected.averageWatched?.toFixed(9),
+      byDay: expected.byDay.map(({ day, ...counts }) => ({ date: dayText(day), ...counts })),
+    });
+    // In figures: three viewers, two past 0:15 (Ana and Bruno), Ana's replay counted in views only.
+    expect(answer.uniqueViewers).toBe(3);
+    expect(answer.pastButton).toBe(2);
+    expect(answer.retention.reach.slice(0, 8)).toEqual(Array<number>(8).fill(3));
+    expect(answer.retention.reach.slice(8, 21)).toEqual([...Array<number>(12).fill(2), 1]);
+    expect(answer.retention.views.slice(0, 8)).toEqual(Array<number>(8).fill(4));
+
+    const steps = read(FunnelAnalytics, await owner(`/funnels/${funnel.id}/analytics${query}`));
+    const expectedSteps = referenceFunnelNumbers(rows, funnel.id, range, dayOf);
+    expect(steps.steps).toEqual(expectedSteps.steps);
+    expect(steps.byDay).toEqual(
+      expectedSteps.byDay.map(({ day, ...counts }) => ({ date: dayText(day), ...counts })),
+    );
+    expect(steps.steps[0]).toMatchObject({ pageId: first.id, reached: 3, clicked: 1, converted: 1 });
+
+    // Without a range: the last 30 days of the account's zone, today included.
+    const recent = read(PageAnalytics, await owner(`/pages/${first.id}/analytics`));
+    expect([recent.from, recent.to]).toEqual([dayText(today - 29), dayText(today)]);
+    expect(recent.uniqueViewers).toBe(3);
+    // A range with no visit has no viewers (and no rate that pretends to be zero).
+    const empty = read(
+      PageAnalytics,
+      await owner(`/pages/${first.id}/analytics?from=2020-01-01&to=2020-01-31`),
+    );
+    expect([empty.sessions, empty.uniqueViewers, empty.playRate, empty.byDay.length]).toEqual([
+      0,
+      0,
+      null,
+      31,
+    ]);
+
+    // The follow-up list: Ana watched past 0:15 and did not buy; Bruno bought; Carla stopped before.
+    const followUps = read(FollowUpList, await owner(`/funnels/${funnel.id}/follow-ups`));
+    expect(
+      followUps.items.map((item: FollowUp) => [item.lead.name, item.pageId, item.furthestSecond]),
+    ).toEqual([['Ana Follow', first.id, 19]]);
+    expect(followUps.items[0]).toMatchObject({
+      reachedShare: 20 / 60,
+      secondsPlayed: 20,
+      pastButton: true,
+      converted: false,
+      lastPlayedOn: dayText(today),
+    });
+    // All who played, furthest first, a page of two at a time.
+    const firstTwo = read(FollowUpList, await owner(`/funnels/${funnel.id}/follow-ups?filter=all&limit=2`));
+    expect(firstTwo.nextCursor).not.toBeNull();
+    const rest = read(
+      FollowUpList,
+      await owner(`/funnels/${funnel.id}/follow-ups?filter=all&limit=2&cursor=${firstTwo.nextCursor ?? ''}`),
+    );
+    expect(rest.nextCursor).toBeNull();
+    expect([...firstTwo.items, ...rest.items].map((item) => [item.lead.name, item.furthestSecond])).toEqual([
+      ['Bruno Buys', 59],
+      ['Ana Follow', 19],
+      ['Carla Early', 7],
+      ['Bruno Buys', 4],
+    ]);
+
+    // Ana's timeline: one session on the first page, from Android · Chrome, two passes and a click.
+    const timeline = read(LeadTimeline, await owner(`/leads/${ana.id}/timeline`));
+    expect(timeline.sessions).toHaveLength(1);
+    expect(timeline.sessions[0]).toMatchObject({
+      id: sAna,
+      pageId: first.id,
+      device: 'Android · Chrome',
+      passes: [{ played: [{ from: 0, to: 20 }] }, { played: [{ from: 0, to: 10 }] }],
+      conversions: [],
+    });
+    expect(timeline.sessions[0]?.actions.map((a) => a.action)).toEqual(['BUTTON_CLICK']);
+    // Bruno's: newest first, the conversion with the session it came in.
+    const brunos = read(LeadTimeline, await owner(`/leads/${bruno.id}/timeline`));
+    expect(brunos.sessions.map((s) => [s.id, s.conversions.map((c) => c.kind)])).toEqual([
+      [sBruno2, []],
+      [sBruno, ['VIDEO_VIEWED']],
+    ]);
+  }, 60_000);
+
+  it('counts the days again in a new time zone once the owner changes it', async () => {
+    const [first] = h.vsl.pages;
+    if (!first) throw new Error('the demo VSL funnel has pages');
+    // 25 hours apart: the same instant is never the same day in both.
+    const zones = ['Pacific/Pago_Pago', 'Pacific/Kiritimati'];
+    const lead = await newLead(h, h.vsl.id, 'Dora Zones');
+    const at = Date.now();
+    await startedSession(h, lead.token);
+    await h.server.services.writer.drain();
+    for (const timeZone of zones) {
+      const changed = await api(h.server, 'PATCH', '/api/owner/account', {
+        key: h.demo.apiKey,
+        body: { settings: { timeZone } },
+      });
+      expect(changed.status, changed.text).toBe(200);
+      const day = dayOfZone(timeZone)(at);
+      const answer = read(
+        PageAnalytics,
+        await owner(`/pages/${first.id}/analytics?from=${dayText(day - 3)}&to=${dayText(day + 3)}`),
+      );
+      expect(answer.timeZone).toBe(timeZone);
+      expect(
+        answer.byDay.filter((d) => d.sessions > 0).map((d) => d.date),
+        timeZone,
+      ).toEqual([dayText(day)]);
+    }
+  }, 60_000);
+});

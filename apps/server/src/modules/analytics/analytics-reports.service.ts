@@ -1,0 +1,116 @@
+import type {
+  Account,
+  AnalyticsRange,
+  ButtonTime,
+  FollowUpList,
+  FollowUpQuery,
+  FunnelAnalytics,
+  LeadTimeline,
+  PageAnalytics,
+} from '@embudo/contracts';
+import { badRequest } from '../../lib/http-errors';
+import { dayText } from '../../lib/zone-days';
+import type { LeadService } from '../leads/lead.service';
+import type { PageService } from '../pages/page.service';
+import { resolveRange } from './analytics-range';
+import type { PageInput } from './analytics-types';
+import type { DatabaseRollups } from './database-rollups';
+import type { FollowUpsQuery } from './follow-ups.query';
+import type { LeadTimelineQuery } from './lead-timeline.query';
+
+export interface AnalyticsReportsDeps {
+  rollups: Pick<DatabaseRollups, 'pageNumbers' | 'funnelNumbers'>;
+  pages: Pick<PageService, 'load' | 'list'>;
+  leads: Pick<LeadService, 'get'>;
+  followUps: FollowUpsQuery;
+  leadTimeline: LeadTimelineQuery;
+  now?: () => number;
+}
+
+const secondsOf = ({ hours, minutes, seconds }: ButtonTime): number => hours * 3600 + minutes * 60 + seconds;
+
+/**
+ * What the owner reads of analytics (issue 19, decision 25): a page's numbers and a funnel's steps over
+ * days of the account's time zone, the follow-up list and a lead's timeline; each for the caller's
+ * account only (a page, funnel or lead of another is a 404, as everywhere in the owner API).
+ */
+export function createAnalyticsReportsService({
+  rollups,
+  pages,
+  leads,
+  followUps,
+  leadTimeline,
+  now = Date.now,
+}: AnalyticsReportsDeps) {
+  return {
+    async page(owner: Account, pageId: string, query: AnalyticsRange): Promise<PageAnalytics> {
+      const page = await pages.load(owner, pageId);
+      const { timeZone } = owner.settings;
+      const range = resolveRange(query, timeZone, now());
+      const input: PageInput = {
+        id: page.id,
+        funnelId: page.funnelId,
+        position: page.position,
+        buttonTimeSeconds: secondsOf(page.buttonTime),
+      };
+      const numbers = await rollups.pageNumbers(input, range);
+      return {
+        pageId: page.id,
+        from: dayText(range.from),
+        to: dayText(range.to),
+        timeZone,
+        ...numbers,
+        byDay: numbers.byDay.map(({ day, ...counts }) => ({ date: dayText(day), ...counts })),
+      };
+    },
+
+    async funnel(owner: Account, funnelId: string, query: AnalyticsRange): Promise<FunnelAnalytics> {
+      const funnelPages = await pages.list(owner, funnelId);
+      const { timeZone } = owner.settings;
+      const range = resolveRange(query, timeZone, now());
+      const numbers = await rollups.funnelNumbers(
+        funnelId,
+        funnelPages.map((page) => ({
+          id: page.id,
+          funnelId,
+          position: page.position,
+          buttonTimeSeconds: secondsOf(page.buttonTime),
+        })),
+        range,
+      );
+      return {
+        funnelId,
+        from: dayText(range.from),
+        to: dayText(range.to),
+        timeZone,
+        steps: numbers.steps,
+        byDay: numbers.byDay.map(({ day, ...counts }) => ({ date: dayText(day), ...counts })),
+      };
+    },
+
+    async followUps(owner: Account, funnelId: string, query: FollowUpQuery): Promise<FollowUpList> {
+      const funnelPages = await pages.list(owner, funnelId);
+      const answer = await followUps(
+        funnelId,
+        funnelPages.map((page) => ({
+          id: page.id,
+          position: page.position,
+          buttonTimeSeconds: secondsOf(page.buttonTime),
+        })),
+        query,
+      );
+      if (answer === 'bad cursor') {
+        throw badRequest('cursor is not one this list gave', [
+          { path: 'query.cursor', message: 'not a cursor of this list' },
+        ]);
+      }
+      return answer;
+    },
+
+    async leadTimeline(owner: Account, leadId: string): Promise<LeadTimeline> {
+      const lead = await leads.get(owner, leadId);
+      return leadTimeline(lead);
+    },
+  };
+}
+export type AnalyticsReportsService = ReturnType<typeof createAnalyticsReportsService>;

@@ -1,0 +1,19 @@
+import { ROUTES } from '@embudo/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { registerRoutes } from '../../http/contract-routes';
+import { requireRole } from '../auth/owner-auth';
+import type { AnalyticsReportsService } from './analytics-reports.service';
+
+/** Analytics for the owner: every role of the account may read it. */
+export const analyticsRoutes: FastifyPluginAsyncZod<{ reports: AnalyticsReportsService }> = async (
+  app,
+  { reports },
+) => {
+  registerRoutes(app, ROUTES.analytics, {
+    page: (req) => reports.page(requireRole(req, 'viewer'), req.params.id, req.query),
+    funnel: (req) => reports.funnel(requireRole(req, 'viewer'), req.params.id, req.query),
+    followUps: (req) => reports.followUps(requireRole(req, 'viewer'), req.params.id, req.query),
+    leadTimeline: (req) => reports.leadTimeline(requireRole(req, 'viewer'), req.params.id),
+  });
+  return Promise.resolve();
+};
