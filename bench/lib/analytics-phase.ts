@@ -10,6 +10,7 @@ import { killAll, startServer, type RunningServer } from '../../scripts/lib/serv
 import type { Details } from '../phases';
 import { log } from '../phases';
 import {
+  ANSWER_CONNECTIONS,
   analyticsAnswerRows,
   measureAnalyticsAnswer,
   type AnalyticsAnswerResult,
@@ -75,7 +76,7 @@ async function answerOn(
     const [base, grown] = targets as [AnswerTarget, AnswerTarget];
     log(`row 9: a page's analytics against GET /api/health, ${name}`);
     result = await measureAnalyticsAnswer(base, grown, {
-      connections: settings.connections,
+      connections: Math.min(settings.connections, ANSWER_CONNECTIONS),
       seconds: settings.seconds,
       rounds: settings.rounds,
       warmUpSeconds: settings.warmUpSeconds,
@@ -99,7 +100,13 @@ async function answerOn(
       : [
           `quick: ${count(sizes.grown.records)} records from ${count(sizes.grown.leads)} leads instead of 10,000,000 from 1,000,000`,
         ];
-  return analyticsAnswerRows(name, result, sizes, settings, [...quick, ...notes]);
+  return analyticsAnswerRows(
+    name,
+    result,
+    sizes,
+    { ...settings, connections: Math.min(settings.connections, ANSWER_CONNECTIONS) },
+    [...quick, ...notes],
+  );
 }
 
 async function canConnect(url: string): Promise<true | string> {
