@@ -10,8 +10,8 @@ import { killAll, startServer, type RunningServer } from '../../scripts/lib/serv
 import type { Details } from '../phases';
 import { log } from '../phases';
 import {
-  ANSWER_CONNECTIONS,
   analyticsAnswerRows,
+  answerLoad,
   measureAnalyticsAnswer,
   type AnalyticsAnswerResult,
   type AnswerSizes,
@@ -75,9 +75,10 @@ async function answerOn(
     }
     const [base, grown] = targets as [AnswerTarget, AnswerTarget];
     log(`row 9: a page's analytics against GET /api/health, ${name}`);
+    const load = answerLoad(settings);
     result = await measureAnalyticsAnswer(base, grown, {
-      connections: Math.min(settings.connections, ANSWER_CONNECTIONS),
-      seconds: settings.seconds,
+      connections: load.connections,
+      seconds: load.seconds,
       rounds: settings.rounds,
       warmUpSeconds: settings.warmUpSeconds,
     });
@@ -100,13 +101,7 @@ async function answerOn(
       : [
           `quick: ${count(sizes.grown.records)} records from ${count(sizes.grown.leads)} leads instead of 10,000,000 from 1,000,000`,
         ];
-  return analyticsAnswerRows(
-    name,
-    result,
-    sizes,
-    { ...settings, connections: Math.min(settings.connections, ANSWER_CONNECTIONS) },
-    [...quick, ...notes],
-  );
+  return analyticsAnswerRows(name, result, sizes, answerLoad(settings), [...quick, ...notes]);
 }
 
 async function canConnect(url: string): Promise<true | string> {
