@@ -7,10 +7,13 @@
  * conversions; by the indexes on lead_id), so each state row is written once. Then it prints the page's
  * numbers and the time, to compare with the service's rebuild of the same database:
  *
- *   npx tsx bench/lib/analytics-rebuild-experiment.ts <database url> <data JSON> [service|by-lead]
+ *   npx tsx bench/lib/analytics-rebuild-experiment.ts <database url> <data JSON> [service|by-lead] [cache MB]
+ *
+ * The last argument gives the SQLite connection that rebuilds a page cache of that many MB.
  */
 import { readFileSync } from 'node:fs';
 import { DEV_BASE_DOMAINS } from '@embudo/contracts';
+import { sql } from 'kysely';
 import { openDatabase } from '../../apps/server/src/db';
 import { dayOfText, dayOfZone } from '../../apps/server/src/lib/zone-days';
 import { createAnalyticsRepo } from '../../apps/server/src/modules/analytics/analytics.repo';
@@ -23,9 +26,17 @@ import { BUTTON_SECONDS, type AnalyticsData } from './analytics-data';
 const LEADS_PER_BATCH = 300;
 
 async function main(): Promise<void> {
-  const [url, file, how = 'by-lead'] = process.argv.slice(2) as [string, string, string | undefined];
+  const [url, file, how = 'by-lead', cacheMb] = process.argv.slice(2) as [
+    string,
+    string,
+    string | undefined,
+    string | undefined,
+  ];
   const data = JSON.parse(readFileSync(file, 'utf8')) as AnalyticsData;
   const handle = openDatabase(url);
+  // A larger SQLite page cache for this connection than the server's default (2 MB), when asked.
+  if (cacheMb !== undefined && handle.dialect === 'sqlite')
+    await sql.raw(`pragma cache_size = -${String(Number(cacheMb) * 1000)}`).execute(handle.db);
   const repo = createAnalyticsRepo(handle.dialect);
   const rollups = createDatabaseRollups({ db: handle.db, analytics: repo });
   const started = Date.now();
@@ -110,7 +121,7 @@ async function main(): Promise<void> {
     { from: dayOfText(data.from), to: dayOfText(data.to) },
   );
   process.stdout.write(
-    `${JSON.stringify({ how, seconds, counted, numbers: JSON.stringify(numbers).length, digest: digest(JSON.stringify(numbers)) })}\n`,
+    `${JSON.stringify({ how, cacheMb, seconds, counted, numbers: JSON.stringify(numbers).length, digest: digest(JSON.stringify(numbers)) })}\n`,
   );
   await handle.close();
 }
