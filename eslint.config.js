@@ -224,7 +224,7 @@ export default tseslint.config(
   // The Studio's layers: a feature folder per area of the app; `app` assembles the routes.
   layerRules('apps/studio', {
     foundation: ['api', 'funnel-frame', 'i18n', 'layout', 'routing', 'session', 'ui'],
-    features: ['auth', 'funnels', 'leads', 'profile', 'settings'],
+    features: ['analytics', 'auth', 'funnels', 'leads', 'profile', 'settings'],
     pages: ['app'],
   }),
   // Server-side rendering and tests run in Node: they may use the schemas.

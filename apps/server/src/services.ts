@@ -181,7 +181,12 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     rollups: rollupIngest,
   });
   const fomo = createFomoService({ funnels: repos.funnels, conversions: repos.conversions });
-  const pixel = createPixelService({ pixels: repos.pixels, funnels: repos.funnels, leads: progress });
+  const pixel = createPixelService({
+    pixels: repos.pixels,
+    funnels: repos.funnels,
+    leads: progress,
+    conversions,
+  });
   const studio = config.studio ?? STUDIO_DEFAULTS;
   const clock = config.now ? { now: config.now } : {};
   const users = createUserService({

@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRoute, createRouter, redirect } from '@tanstack/react-router';
+import { analyticsRoutes } from '../analytics/routes';
 import { authRoutes } from '../auth/routes';
 import { funnelsRoutes } from '../funnels/routes';
 import { leadsRoutes } from '../leads/routes';
@@ -22,7 +23,14 @@ const homeRoute = createRoute({
  */
 export const routeTree = rootRoute.addChildren([
   publicRoute.addChildren([...authRoutes]),
-  appRoute.addChildren([homeRoute, ...funnelsRoutes, ...leadsRoutes, settingsRoutes, profileRoute]),
+  appRoute.addChildren([
+    homeRoute,
+    ...funnelsRoutes,
+    ...leadsRoutes,
+    ...analyticsRoutes,
+    settingsRoutes,
+    profileRoute,
+  ]),
 ]);
 
 export function createStudioRouter(queryClient: QueryClient) {

@@ -37,6 +37,9 @@ export function FunnelHeader({
         <Link to="/funnels/$funnelId/leads" params={params} className={styles.tab} activeProps={active}>
           {t('leads')}
         </Link>
+        <Link to="/funnels/$funnelId/analytics" params={params} className={styles.tab} activeProps={active}>
+          {t('analytics')}
+        </Link>
         <Link to="/funnels/$funnelId/settings" params={params} className={styles.tab} activeProps={active}>
           {t('settings')}
         </Link>

@@ -8,7 +8,7 @@ import {
 } from '@embudo/contracts';
 import { callRoute, ROUTE_PATHS } from '@embudo/contracts/client';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useId, useState, type ChangeEvent } from 'react';
 import { z } from 'zod';
 import { ApiError, api, isApiError, studioFetch } from '../api/api';
@@ -21,6 +21,7 @@ import { EmptyState, ErrorState, LoadingState } from '../ui/states';
 import { Card, Stack } from '../ui/surface';
 import { useToast } from '../ui/toast';
 import { RevealedSecret, useRevealOnce } from '../ui/reveal-once';
+import { downloadText } from '../ui/download';
 import { chunk, linksCsv, parseLeadsCsv, rowIssuesOf, type ParsedLeads, type RowIssue } from './csv';
 import styles from './leads.module.css';
 import { leadsMessages } from './messages';
@@ -214,7 +215,14 @@ function LeadsTable({
                   return (
                     <tr key={lead.id}>
                       <th scope="row" data-label={t('name')}>
-                        {lead.name}
+                        <Link
+                          to="/funnels/$funnelId/analytics/leads/$leadId"
+                          params={{ funnelId, leadId: lead.id }}
+                          className={styles.leadLink}
+                          title={t('timeline')}
+                        >
+                          {lead.name}
+                        </Link>
                       </th>
                       <td data-label={t('email')}>{lead.email ?? '—'}</td>
                       <td data-label={t('phone')}>{lead.phone ?? '—'}</td>
@@ -440,20 +448,6 @@ async function importChunk(funnelId: string, leads: LeadCreate[]) {
   }
 }
 
-/** Saves a text as a file the browser downloads. */
-function download(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = name;
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  setTimeout(() => {
-    URL.revokeObjectURL(url);
-  }, 1000);
-}
-
 const REPORT_ROWS = 200;
 
 /** The per-row report of a CSV's problems (the first REPORT_ROWS of them). */
@@ -627,7 +621,7 @@ function ImportDialog({
             <Button
               variant="primary"
               onClick={() => {
-                download(`leads-links-${new Date().toISOString().slice(0, 10)}.csv`, linksCsv(created));
+                downloadText(`leads-links-${new Date().toISOString().slice(0, 10)}.csv`, linksCsv(created));
               }}
             >
               {t('downloadLinks')}

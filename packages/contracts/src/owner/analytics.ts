@@ -113,6 +113,8 @@ export const LeadTimeline = z.object({
       conversions: z.array(
         z.object({
           id: z.string(),
+          /** The page it is of (another page than the session's when no session of it is shown). */
+          pageId: Id.nullable(),
           kind: z.string(),
           at: IsoDateTime,
           /** The Meta pixel's delivery of it: null when the funnel sends none. */
@@ -126,8 +128,9 @@ export type LeadTimeline = z.infer<typeof LeadTimeline>;
 
 /**
  * The leads worth a follow-up, one row per lead and page they played: `pastButtonNotConverted` (the
- * default) keeps the rows whose furthest second reached the page's button time without a conversion
- * on that page; `all` keeps every row with a play. Sorted by the share of the video reached, furthest
+ * default) keeps the rows whose lead played the second of the page's button time and has no
+ * conversion (a purchase, a pre-launch sign-up, a landing's lead) in the funnel; `all` keeps every
+ * row with a play. Sorted by the share of the video reached, furthest
  * first (then by lead id); keyset paging by `cursor`.
  */
 export const FollowUpQuery = PaginationQuery.extend({
@@ -147,6 +150,7 @@ export const FollowUp = z.object({
   /** Distinct seconds of the video the lead played, over all their sessions on the page. */
   secondsPlayed: Count,
   pastButton: z.boolean(),
+  /** The lead has a conversion anywhere in the funnel. */
   converted: z.boolean(),
   /** The last day (account time zone) the lead played the page's video. */
   lastPlayedOn: CalendarDate,

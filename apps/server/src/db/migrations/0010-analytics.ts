@@ -30,7 +30,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await db.schema
     .createIndex('analytics_lead_pages_page')
     .on('analytics_lead_pages')
-    .column('page_id')
+    .columns(['page_id', 'lead_id'])
     .execute();
 
   await db.schema

@@ -14,6 +14,7 @@ import {
 import { dayOfZone, dayText } from '../../lib/zone-days';
 import type { PageInput, RawRows } from './analytics-types';
 import { createAnalyticsRepo } from './analytics.repo';
+import { countsAsConversion } from './counted-conversions';
 import { referenceFunnelNumbers, referencePageNumbers } from './reference';
 
 /**
@@ -71,9 +72,21 @@ describe.each(TEST_DIALECTS)('the analytics routes on %s', (dialect) => {
         timestamp: new Date(t + 45_000).toISOString(),
       }),
     );
-    // Bruno watches it all and the page counts as viewed (a conversion); he plays 5 s of the next.
+    // Bruno watches it all; he plays 5 s of the next page.
+    // In pre-launch, he signs up on the first page (a conversion), which then counts as viewed
+    // (VIDEO_VIEWED: progress, not a conversion).
+    const preLaunch = await api(h.server, 'PATCH', `/api/owner/funnels/${funnel.id}`, {
+      key: h.demo.apiKey,
+      body: { isPreLaunch: true },
+    });
+    expect(preLaunch.status, preLaunch.text).toBe(200);
     const sBruno = await startedSession(h, bruno.token);
     ok(await record(bruno.token, sBruno, [t, t + 60_000], [0, 60]));
+    ok(
+      await api(h.server, 'POST', '/api/lead/internal/conversion/prelaunch', {
+        body: { token: bruno.token },
+      }),
+    );
     expect((await completePage(h, bruno.token, first.id)).status).toBe(200);
     const sBruno2 = await startedSession(h, bruno.token);
     ok(await record(bruno.token, sBruno2, [t + 70_000, t + 75_000], [0, 5]));
@@ -107,7 +120,8 @@ describe.each(TEST_DIALECTS)('the analytics routes on %s', (dialect) => {
       sessions: await all(analytics.raw.sessions),
       videoRecords: await all(analytics.raw.videoRecords),
       actions: await all(analytics.raw.actions),
-      conversions: await all(analytics.raw.conversions),
+      // Those analytics counts: a page's VIDEO_VIEWED marks it complete, not converted.
+      conversions: (await all(analytics.raw.conversions)).filter(countsAsConversion),
     };
     const dayOf = dayOfZone(account.settings.timeZone);
     const today = dayOf(Date.now());
@@ -198,8 +212,45 @@ describe.each(TEST_DIALECTS)('the analytics routes on %s', (dialect) => {
     const brunos = read(LeadTimeline, await owner(`/leads/${bruno.id}/timeline`));
     expect(brunos.sessions.map((s) => [s.id, s.conversions.map((c) => c.kind)])).toEqual([
       [sBruno2, []],
-      [sBruno, ['VIDEO_VIEWED']],
+      [sBruno, ['PRELAUNCH', 'VIDEO_VIEWED']],
     ]);
+  }, 60_000);
+
+  it('counts a landing lead sent to the chat as the page conversion once, with its pixel event', async () => {
+    const landing = h.whatsapp;
+    const [page] = landing.pages;
+    if (!page) throw new Error('the demo landing has a page');
+    const pixelCall = (token: string) =>
+      api(h.server, 'POST', '/api/funnel/track/pixel', {
+        body: { idFunnel: landing.id, token, eventData: { eventName: 'Lead' } },
+      });
+    const before = read(PageAnalytics, await owner(`/pages/${page.id}/analytics`)).conversions;
+    const eva = await newLead(h, landing.id, 'Eva Chats');
+    await startedSession(h, eva.token);
+    // She clicks twice (she came back for the chat): one conversion of the page.
+    for (let click = 0; click < 2; click++) expect((await pixelCall(eva.token)).status).toBe(200);
+    await h.server.services.writer.drain();
+    const after = read(PageAnalytics, await owner(`/pages/${page.id}/analytics`));
+    expect(after.conversions - before).toBe(1);
+    const funnelSteps = read(FunnelAnalytics, await owner(`/funnels/${landing.id}/analytics`));
+    expect(funnelSteps.steps[0]?.converted).toBeGreaterThanOrEqual(1);
+
+    // The demo landing has no pixel: the conversion counts, and no event was queued for Meta.
+    const pixelOf = async (leadId: string) => {
+      const timeline = read(LeadTimeline, await owner(`/leads/${leadId}/timeline`));
+      return timeline.sessions.flatMap((session) => session.conversions).map((c) => [c.kind, c.pixel]);
+    };
+    expect(await pixelOf(eva.id)).toEqual([['PIXEL_LEAD', null]]);
+    // With a pixel set, the next lead's event waits in the outbox for the worker.
+    const withPixel = await api(h.server, 'PATCH', `/api/owner/funnels/${landing.id}`, {
+      key: h.demo.apiKey,
+      body: { pixel: { pixelId: '1234567890', accessToken: 'EAAB-test-token' } },
+    });
+    expect(withPixel.status, withPixel.text).toBe(200);
+    const fede = await newLead(h, landing.id, 'Fede Chats');
+    await startedSession(h, fede.token);
+    expect((await pixelCall(fede.token)).status).toBe(200);
+    expect(await pixelOf(fede.id)).toEqual([['PIXEL_LEAD', 'pending']]);
   }, 60_000);
 
   it('counts the days again in a new time zone once the owner changes it', async () => {

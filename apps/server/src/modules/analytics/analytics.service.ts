@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema';
 import { dayOfZone } from '../../lib/zone-days';
 import type { AccountService } from '../accounts/account.service';
 import type { AnalyticsRepo, RawPage } from './analytics.repo';
+import { countsAsConversion } from './counted-conversions';
 import type { DatabaseRollups } from './database-rollups';
 import { createRollupLock, type RollupLock } from './rollup-lock';
 import type { RawEvent } from './rollup-batch';
@@ -49,12 +50,13 @@ export function createAnalyticsService({
           limit: number,
         ) => Promise<RawPage<Row>>,
         event: (row: Row) => RawEvent,
+        counted: (row: Row) => boolean = () => true,
       ): Promise<number> => {
         let after = '';
         let count = 0;
         for (;;) {
           const page = await read(trx, accountId, after, REBUILD_PAGE);
-          await rollups.apply(trx, page.rows.map(event), () => dayOf);
+          await rollups.apply(trx, page.rows.filter(counted).map(event), () => dayOf);
           count += page.rows.length;
           if (page.last === undefined || page.rows.length < REBUILD_PAGE) return count;
           after = page.last;
@@ -66,7 +68,11 @@ export function createAnalyticsService({
         sessions: await replay(analytics.raw.sessions, (row) => ({ kind: 'session', row })),
         videoRecords: await replay(analytics.raw.videoRecords, (row) => ({ kind: 'videoRecord', row })),
         actions: await replay(analytics.raw.actions, (row) => ({ kind: 'action', row })),
-        conversions: await replay(analytics.raw.conversions, (row) => ({ kind: 'conversion', row })),
+        conversions: await replay(
+          analytics.raw.conversions,
+          (row) => ({ kind: 'conversion', row }),
+          countsAsConversion,
+        ),
       };
     });
   }

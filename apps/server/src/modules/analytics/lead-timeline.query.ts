@@ -31,12 +31,14 @@ export function deviceInBrief(details: string): string | null {
 }
 
 type TimelineSession = LeadTimeline['sessions'][number];
+type PixelState = TimelineSession['conversions'][number]['pixel'];
 
 /**
  * The lead's timeline (decision 25): its newest page sessions, each with its passes as the rollups
  * define them (computed here from the raw records, so the timeline holds even while rollups are
- * rebuilt), its actions, its conversions and the Meta pixel events its pages sent. A conversion or
- * pixel event goes with the latest session of its page that started before it (or the lead's first).
+ * rebuilt), its actions, and its conversions, a pixel lead with the delivery of the Meta event its call
+ * queued. A conversion goes with the latest session of its page that started before it (or the lead's
+ * first).
  */
 export function createLeadTimelineQuery(db: Db) {
   return async function leadTimeline(lead: { id: string; funnelId: string }): Promise<LeadTimeline> {
@@ -83,7 +85,7 @@ export function createLeadTimelineQuery(db: Db) {
         .execute(),
       db
         .selectFrom('pixelOutbox')
-        .select(['eventId', 'eventName', 'createdAt', 'deliveredAt', 'droppedAt'])
+        .select(['eventName', 'createdAt', 'deliveredAt', 'droppedAt'])
         .where('leadId', '=', lead.id)
         .orderBy('createdAt')
         .execute(),
@@ -140,20 +142,19 @@ export function createLeadTimelineQuery(db: Db) {
       const chosen = samePage.at(-1) ?? before.at(-1) ?? ascending[0];
       return chosen && shown.get(chosen.id);
     };
+    // A PIXEL_LEAD conversion was told to Meta by the pixel event its call queued (none without a pixel).
+    const pixelOf = (at: number): PixelState | null => {
+      const event = pixelEvents.find((e) => e.eventName === 'Lead' && e.createdAt >= at);
+      if (event === undefined) return null;
+      return event.deliveredAt !== null ? 'sent' : event.droppedAt !== null ? 'failed' : 'pending';
+    };
     for (const conversion of conversions) {
       sessionAt(conversion.createdAt, conversion.pageId)?.conversions.push({
         id: conversion.id,
+        pageId: conversion.pageId,
         kind: conversion.kind,
         at: toIso(conversion.createdAt),
-        pixel: null,
-      });
-    }
-    for (const event of pixelEvents) {
-      sessionAt(event.createdAt, null)?.conversions.push({
-        id: event.eventId,
-        kind: `PIXEL_${(event.eventName ?? 'EVENT').toUpperCase()}`,
-        at: toIso(event.createdAt),
-        pixel: event.deliveredAt !== null ? 'sent' : event.droppedAt !== null ? 'failed' : 'pending',
+        pixel: conversion.kind === 'PIXEL_LEAD' ? pixelOf(conversion.createdAt) : null,
       });
     }
     return { leadId: lead.id, sessions: sessions.flatMap((session) => shown.get(session.id) ?? []) };

@@ -136,7 +136,7 @@ function leadPlan(days: number, maxSessions: number) {
         /** null: a conversion with no page (a purchase reported by the provider). */
         pageChoice: fc.option(fc.nat({ max: 2 }), { freq: 3 }),
         createdAt: timePlan(days),
-        kind: fc.constantFrom('PURCHASE', 'LEAD', 'CHECKOUT'),
+        kind: fc.constantFrom('OFFERT', 'PRELAUNCH', 'PIXEL_LEAD'),
       }),
       { maxLength: 2 },
     ),

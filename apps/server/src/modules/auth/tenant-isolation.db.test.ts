@@ -212,6 +212,11 @@ const ROUTES: OwnerRoute[] = [
     asOther: 'not-found',
   },
   { method: 'DELETE', path: '/leads/:id', target: 'spareLead', status: 204, asOther: 'not-found' },
+  // Analytics (issue 19): read only, of the account's own pages, funnels and leads.
+  { method: 'GET', path: '/pages/:id/analytics', target: 'page', status: 200, asOther: 'not-found' },
+  { method: 'GET', path: '/funnels/:id/analytics', target: 'funnel', status: 200, asOther: 'not-found' },
+  { method: 'GET', path: '/funnels/:id/follow-ups', target: 'funnel', status: 200, asOther: 'not-found' },
+  { method: 'GET', path: '/leads/:id/timeline', target: 'lead', status: 200, asOther: 'not-found' },
   { method: 'GET', path: '/domains', status: 200, asOther: { ownData: (w) => w.b.domainHost } },
   {
     method: 'POST',

@@ -1,3 +1,4 @@
+import { countsAsConversion } from '../analytics/counted-conversions';
 import type { RollupIngest } from '../analytics/rollup-ingest';
 import {
   TrackingMessage,
@@ -14,7 +15,11 @@ import type { LeadContext, LeadProgressService } from '../lead-progress/lead-pro
 import { ack, refusal, type RequestContext } from '../tracking/tracking.service';
 import type { ConversionRepo } from './conversion.repo';
 
-export type ConversionKind = 'VIDEO_VIEWED' | 'OFFERT' | 'PRELAUNCH';
+/**
+ * VIDEO_VIEWED marks a page complete (lead progress); OFFERT, PRELAUNCH and PIXEL_LEAD (a landing
+ * page's lead sent to the chat, told by its pixel call) are what analytics counts as conversions.
+ */
+export type ConversionKind = 'VIDEO_VIEWED' | 'OFFERT' | 'PRELAUNCH' | 'PIXEL_LEAD';
 
 /** Where a visitor is, for social proof ("Ana, from Monterrey"). */
 export type Locate = (ip: string) => Promise<{ city: string | null; countryCode: string | null }>;
@@ -64,7 +69,7 @@ export function createConversionService({
       createdAt: at,
     };
     const also = completesPage ? await progress.completion(lead, at) : undefined;
-    if (!rollups) {
+    if (!rollups || !countsAsConversion(row)) {
       await conversions.record(row, also);
       return;
     }
@@ -126,6 +131,16 @@ export function createConversionService({
         return NOT_IN_PRELAUNCH;
       await record(lead, 'PRELAUNCH', lead.funnelId, context, false);
       return OK;
+    },
+
+    /**
+     * A pixel `Lead` call of a lead on a page (the landing's button, just before the chat opens): the
+     * page's conversion, once per lead and page, whether or not the funnel has a pixel to tell Meta.
+     */
+    async pixelLead(token: string, context: RequestContext): Promise<void> {
+      const { refused, lead } = await leadOnPage(token);
+      if (refused) return;
+      await record(lead, 'PIXEL_LEAD', lead.page.id, context, false);
     },
 
     /**

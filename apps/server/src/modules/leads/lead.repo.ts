@@ -13,7 +13,7 @@ import { MAX_TERMS_PER_LEAD, searchTerms, upperBound } from '../../lib/search-te
 export type LeadRow = Database['leads'];
 
 /** The columns a lead is shown with (toLead): a list reads only these, never the token's hash. */
-const SHOWN_COLUMNS = [
+export const SHOWN_COLUMNS = [
   'id',
   'funnelId',
   'name',

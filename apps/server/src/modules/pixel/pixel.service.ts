@@ -12,6 +12,7 @@ import { newId } from '../../lib/tokens';
 import type { FunnelRepo } from '../funnels/funnel.repo';
 import { toFunnelRecord } from '../funnels/funnel.service';
 import { USER_AGENT_MAX_LENGTH, configuredPixel, type ServerEvent } from './meta-capi';
+import type { ConversionService } from '../conversions/conversion.service';
 import type { LeadProgressService } from '../lead-progress/lead-progress.service';
 import type { PixelRepo } from './pixel.repo';
 
@@ -20,6 +21,8 @@ export interface PixelServiceDeps {
   funnels: Pick<FunnelRepo, 'findById'>;
   /** Who a token names, refused for an inactive account: the one reader every visitor call uses. */
   leads: Pick<LeadProgressService, 'identify'>;
+  /** A `Lead` event is the page's conversion too (analytics counts it), pixel or not. */
+  conversions?: Pick<ConversionService, 'pixelLead'>;
   now?: () => number;
 }
 
@@ -119,13 +122,21 @@ const INACTIVE: TrackAck = {
  * to the chat whatever it hears, and a 429 would say "this address sends too much, try later", the
  * per-address limit's answer, inviting a retry that cannot succeed within the day.
  */
-export function createPixelService({ pixels, funnels, leads, now = Date.now }: PixelServiceDeps) {
+export function createPixelService({
+  pixels,
+  funnels,
+  leads,
+  conversions,
+  now = Date.now,
+}: PixelServiceDeps) {
   return {
     async record(input: PixelRequest, context: PixelCallContext): Promise<SuccessAnswer | TrackAck> {
       const { refused, lead } = await leads.identify(input.token);
       // An inactive account takes nothing from visitors, as its tracking calls do not.
       if (refused === TrackingMessage.inactiveSubscription) return INACTIVE;
       if (refused !== null || lead.funnelId !== input.idFunnel) return UNKNOWN_TOKEN;
+      // The one event a page sends is `Lead`: the landing's conversion.
+      await conversions?.pixelLead(input.token, context);
       const row = await funnels.findById(lead.funnelId);
       const funnel = row ? toFunnelRecord(row) : undefined;
       if (!funnel || !configuredPixel(funnel.pixel)) {
