@@ -11,7 +11,7 @@
  * is --postgres, else BENCH_POSTGRES_URL, else TEST_DATABASE_URL, else the local server of CI. The
  * server runs as `npm start` runs it, from the bundle `npm run build` makes; --source runs the
  * TypeScript sources through tsx instead, as the tests do. --only runs the phases named (a comma-separated
- * list of pages, resolution, ingest, leads-table) and leaves the others out of the table.
+ * list of pages, resolution, ingest, leads-table, analytics) and leaves the others out of the table.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SERVER_BUNDLE } from '../scripts/build-server';
 import { ROOT, serverCommand } from '../scripts/lib/server-process';
+import { analyticsPhase } from './lib/analytics-phase';
 import { MemoryWatch } from './lib/memory';
 import { renderTable, type Row } from './lib/report';
 import { ingestPhase, leadsTablePhase, log, pagesPhase, resolutionPhase, type Details } from './phases';
@@ -27,7 +28,7 @@ import { FULL, QUICK, type Settings } from './settings';
 
 const RESULTS_DIR = join(ROOT, 'bench/results');
 /** The phases, in the order they run; --only names some of them. */
-const PHASES = ['pages', 'resolution', 'ingest', 'leads-table'] as const;
+const PHASES = ['pages', 'resolution', 'ingest', 'leads-table', 'analytics'] as const;
 /** The local PostgreSQL of CI and of the README, when nothing else is named. */
 const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
     if (runs('resolution')) rows.push(...(await resolutionPhase(settings, watch, details)));
     if (runs('ingest')) rows.push(...(await ingestPhase(settings, watch, postgres, details)));
     if (runs('leads-table')) rows.push(...(await leadsTablePhase(settings, watch, postgres, details)));
+    if (runs('analytics')) rows.push(...(await analyticsPhase(settings, watch, postgres, details)));
   } finally {
     watch.stopAll();
   }
