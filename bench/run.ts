@@ -11,7 +11,8 @@
  * is --postgres, else BENCH_POSTGRES_URL, else TEST_DATABASE_URL, else the local server of CI. The
  * server runs as `npm start` runs it, from the bundle `npm run build` makes; --source runs the
  * TypeScript sources through tsx instead, as the tests do. --only runs the phases named (a comma-separated
- * list of pages, resolution, ingest, leads-table, analytics) and leaves the others out of the table.
+ * list of pages, resolution, ingest, leads-table, analytics) and leaves the others out of the table;
+ * analytics runs only when named.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -29,6 +30,8 @@ import { FULL, QUICK, type Settings } from './settings';
 const RESULTS_DIR = join(ROOT, 'bench/results');
 /** The phases, in the order they run; --only names some of them. */
 const PHASES = ['pages', 'resolution', 'ingest', 'leads-table', 'analytics'] as const;
+/** Phases left out unless --only names them. */
+const ON_REQUEST: readonly (typeof PHASES)[number][] = ['analytics'];
 /** The local PostgreSQL of CI and of the README, when nothing else is named. */
 const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -68,7 +71,10 @@ async function main(): Promise<void> {
   const unknown = only?.filter((name) => !(PHASES as readonly string[]).includes(name)) ?? [];
   if (unknown.length > 0)
     throw new Error(`--only: no phase ${unknown.join(', ')} (phases: ${PHASES.join(', ')})`);
-  const runs = (phase: (typeof PHASES)[number]) => only === undefined || only.includes(phase);
+  // The analytics phase builds 10^7 video records and rebuilds their rollups (over an hour on SQLite
+  // alone in full mode, decision 25): it runs only when named.
+  const runs = (phase: (typeof PHASES)[number]) =>
+    only === undefined ? !ON_REQUEST.includes(phase) : only.includes(phase);
   const bundled = !values.source && existsSync(SERVER_BUNDLE);
   const settings: Settings = { ...(values.quick ? QUICK : FULL), server: bundled ? 'bundle' : 'source' };
   if (!values.source && !bundled)
