@@ -793,7 +793,10 @@ export function createAnalyticsRepo(dialect: Dialect) {
       await db.deleteFrom('analyticsFunnelDays').where('funnelId', 'in', funnels).execute();
     },
 
-    /** What a page's answer over a range reads: rows of the page and the range's days only. */
+    /**
+     * What a page's answer over a range reads: rows of the page and the range's days only, the ones
+     * kept by second added up by the database (bench row (b), decision 25).
+     */
     async pageRows(
       db: Executor,
       pageId: string,
@@ -802,18 +805,20 @@ export function createAnalyticsRepo(dialect: Dialect) {
       const [reach, views, pageDays, pageLeads, furthest, meta] = await Promise.all([
         db
           .selectFrom('analyticsReach')
-          .select(['day', 'prevDay', 'second', 'delta'])
+          .select((eb) => ['second', eb.fn.sum<number | string>('delta').as('delta')])
           .where('pageId', '=', pageId)
           .where('day', '>=', range.from)
           .where('day', '<=', range.to)
           .where('prevDay', '<', range.from)
+          .groupBy('second')
           .execute(),
         db
           .selectFrom('analyticsViews')
-          .select(['day', 'second', 'delta'])
+          .select((eb) => ['second', eb.fn.sum<number | string>('delta').as('delta')])
           .where('pageId', '=', pageId)
           .where('day', '>=', range.from)
           .where('day', '<=', range.to)
+          .groupBy('second')
           .execute(),
         db
           .selectFrom('analyticsPageDays')
@@ -832,17 +837,25 @@ export function createAnalyticsRepo(dialect: Dialect) {
           .execute(),
         db
           .selectFrom('analyticsFurthest')
-          .select(['firstPlayDay', 'furthestSecond', 'leads', 'converted'])
+          .select((eb) => [
+            'furthestSecond',
+            eb.fn.sum<number | string>('leads').as('leads'),
+            eb.fn.sum<number | string>('converted').as('converted'),
+          ])
           .where('pageId', '=', pageId)
           .where('firstPlayDay', '>=', range.from)
           .where('firstPlayDay', '<=', range.to)
+          .groupBy('furthestSecond')
           .execute(),
         db.selectFrom('analyticsPageMeta').selectAll().where('pageId', '=', pageId).executeTakeFirst(),
       ]);
       const n = Number;
+      // Added up in SQL over the range's days (one row per second, not per second and day): as rows of
+      // its first day, whose previous day is before it, which is what the answer keeps of them.
+      const first = range.from;
       return {
-        reach: reach.map((r) => reachRow(pageId, n(r.day), n(r.prevDay), n(r.second), n(r.delta))),
-        views: views.map((r) => viewsRow(pageId, n(r.day), n(r.second), n(r.delta))),
+        reach: reach.map((r) => reachRow(pageId, first, first - 1, n(r.second), n(r.delta))),
+        views: views.map((r) => viewsRow(pageId, first, n(r.second), n(r.delta))),
         pageDays: pageDays.map((r) =>
           pageDayRow(pageId, n(r.day), {
             sessions: n(r.sessions),
@@ -856,7 +869,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
           pageLeadsRow(pageId, r.kind as PageLeadKind, n(r.day), n(r.prevDay), n(r.leads)),
         ),
         furthest: furthest.map((r) =>
-          furthestRow(pageId, n(r.firstPlayDay), n(r.furthestSecond), n(r.leads), n(r.converted)),
+          furthestRow(pageId, first, n(r.furthestSecond), n(r.leads), n(r.converted)),
         ),
         pageMeta: meta && pageMetaRow(pageId, n(meta.maxDuration), n(meta.maxPlayedSecond)),
       };
