@@ -8,25 +8,17 @@ import { readJson } from '../../lib/json';
 import type {
   ActionInput,
   ConversionInput,
-  DayRange,
   LeadInput,
   SessionInput,
   VideoRecordInput,
 } from './analytics-types';
-import { type FunnelRowsInput, type PageRowsInput } from './rollup-answers';
+import { readFunnelRows } from './funnel-rows.query';
+import { readPageRows } from './page-rows.query';
 import {
-  funnelDayRow,
-  furthestRow,
-  pageDayRow,
-  pageLeadsRow,
   pageMetaRow,
-  reachRow,
   type PageMetaRow,
-  stepRow,
-  viewsRow,
   type AggregateRow,
   type LeadPageState,
-  type PageLeadKind,
   type SessionState,
 } from './rollup-rows';
 
@@ -793,144 +785,10 @@ export function createAnalyticsRepo(dialect: Dialect) {
       await db.deleteFrom('analyticsFunnelDays').where('funnelId', 'in', funnels).execute();
     },
 
-    /**
-     * What a page's answer over a range reads: rows of the page and the range's days only, the ones
-     * kept by second added up by the database (bench row (b), decision 25).
-     */
-    async pageRows(
-      db: Executor,
-      pageId: string,
-      range: DayRange,
-    ): Promise<Omit<PageRowsInput, 'page' | 'range'>> {
-      const [reach, views, pageDays, pageLeads, furthest, meta] = await Promise.all([
-        db
-          .selectFrom('analyticsReach')
-          .select((eb) => ['second', eb.fn.sum<number | string>('delta').as('delta')])
-          .where('pageId', '=', pageId)
-          .where('day', '>=', range.from)
-          .where('day', '<=', range.to)
-          .where('prevDay', '<', range.from)
-          .groupBy('second')
-          .execute(),
-        db
-          .selectFrom('analyticsViews')
-          .select((eb) => ['second', eb.fn.sum<number | string>('delta').as('delta')])
-          .where('pageId', '=', pageId)
-          .where('day', '>=', range.from)
-          .where('day', '<=', range.to)
-          .groupBy('second')
-          .execute(),
-        db
-          .selectFrom('analyticsPageDays')
-          .selectAll()
-          .where('pageId', '=', pageId)
-          .where('day', '>=', range.from)
-          .where('day', '<=', range.to)
-          .execute(),
-        db
-          .selectFrom('analyticsPageLeads')
-          .select(['kind', 'day', 'prevDay', 'leads'])
-          .where('pageId', '=', pageId)
-          .where('day', '>=', range.from)
-          .where('day', '<=', range.to)
-          .where('prevDay', '<', range.from)
-          .execute(),
-        db
-          .selectFrom('analyticsFurthest')
-          .select((eb) => [
-            'furthestSecond',
-            eb.fn.sum<number | string>('leads').as('leads'),
-            eb.fn.sum<number | string>('converted').as('converted'),
-          ])
-          .where('pageId', '=', pageId)
-          .where('firstPlayDay', '>=', range.from)
-          .where('firstPlayDay', '<=', range.to)
-          .groupBy('furthestSecond')
-          .execute(),
-        db.selectFrom('analyticsPageMeta').selectAll().where('pageId', '=', pageId).executeTakeFirst(),
-      ]);
-      const n = Number;
-      // Added up in SQL over the range's days (one row per second, not per second and day): as rows of
-      // its first day, whose previous day is before it, which is what the answer keeps of them.
-      const first = range.from;
-      return {
-        reach: reach.map((r) => reachRow(pageId, first, first - 1, n(r.second), n(r.delta))),
-        views: views.map((r) => viewsRow(pageId, first, n(r.second), n(r.delta))),
-        pageDays: pageDays.map((r) =>
-          pageDayRow(pageId, n(r.day), {
-            sessions: n(r.sessions),
-            plays: n(r.plays),
-            secondsPlayed: n(r.secondsPlayed),
-            clicks: n(r.clicks),
-            conversions: n(r.conversions),
-          }),
-        ),
-        pageLeads: pageLeads.map((r) =>
-          pageLeadsRow(pageId, r.kind as PageLeadKind, n(r.day), n(r.prevDay), n(r.leads)),
-        ),
-        furthest: furthest.map((r) =>
-          furthestRow(pageId, first, n(r.furthestSecond), n(r.leads), n(r.converted)),
-        ),
-        pageMeta: meta && pageMetaRow(pageId, n(meta.maxDuration), n(meta.maxPlayedSecond)),
-      };
-    },
-
-    /** What a funnel's answer over a range reads. */
-    async funnelRows(
-      db: Executor,
-      funnelId: string,
-      pageIds: readonly string[],
-      range: DayRange,
-    ): Promise<Omit<FunnelRowsInput, 'funnelId' | 'pages' | 'range'>> {
-      const [steps, funnelDays, pageDays] = await Promise.all([
-        db
-          .selectFrom('analyticsSteps')
-          .selectAll()
-          .where('funnelId', '=', funnelId)
-          .where('entryDay', '>=', range.from)
-          .where('entryDay', '<=', range.to)
-          .execute(),
-        db
-          .selectFrom('analyticsFunnelDays')
-          .selectAll()
-          .where('funnelId', '=', funnelId)
-          .where('day', '>=', range.from)
-          .where('day', '<=', range.to)
-          .execute(),
-        pageIds.length === 0
-          ? Promise.resolve([])
-          : db
-              .selectFrom('analyticsPageDays')
-              .selectAll()
-              .where('pageId', 'in', [...pageIds])
-              .where('day', '>=', range.from)
-              .where('day', '<=', range.to)
-              .execute(),
-      ]);
-      const n = Number;
-      return {
-        steps: steps.map((r) =>
-          stepRow(funnelId, r.pageId, n(r.entryDay), {
-            reached: n(r.reached),
-            completed: n(r.completed),
-            clicked: n(r.clicked),
-            converted: n(r.converted),
-          }),
-        ),
-        funnelDays: funnelDays.map((r) =>
-          funnelDayRow(funnelId, n(r.day), { entered: n(r.entered), conversions: n(r.conversions) }),
-        ),
-        pageDays: pageDays.map((r) =>
-          pageDayRow(r.pageId, n(r.day), {
-            sessions: n(r.sessions),
-            plays: n(r.plays),
-            secondsPlayed: n(r.secondsPlayed),
-            clicks: n(r.clicks),
-            conversions: n(r.conversions),
-          }),
-        ),
-      };
-    },
+    /** What a page's answer over a range reads (`page-rows.query.ts`). */
+    pageRows: readPageRows,
+    /** What a funnel's answer over a range reads (`funnel-rows.query.ts`). */
+    funnelRows: readFunnelRows,
   };
 }
 export type AnalyticsRepo = ReturnType<typeof createAnalyticsRepo>;
