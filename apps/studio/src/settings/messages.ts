@@ -21,7 +21,8 @@ export const settingsMessages = defineMessages({
     contactEmail: 'Correo de contacto',
     contactEmailHint: 'Aparece en las páginas legales de tus embudos para que los visitantes te escriban.',
     timeZone: 'Zona horaria',
-    timeZoneHint: 'Las estadísticas cuentan por los días de esta zona.',
+    timeZoneHint:
+      'Las estadísticas cuentan por los días de esta zona. Al cambiarla se recuentan todas; en una cuenta grande puede tardar minutos.',
     optional: '(opcional)',
     buttonColor: 'Color del botón de WhatsApp',
     buttonColorHint: 'Para las páginas que llevan a WhatsApp. Vacío: cada página usa su propio color.',
@@ -117,7 +118,8 @@ export const settingsMessages = defineMessages({
     contactEmail: 'E-mail de contato',
     contactEmailHint: 'Aparece nas páginas legais dos seus funis para que os visitantes escrevam para você.',
     timeZone: 'Fuso horário',
-    timeZoneHint: 'As estatísticas contam pelos dias deste fuso.',
+    timeZoneHint:
+      'As estatísticas contam pelos dias deste fuso. Ao mudá-lo, todas são recontadas; numa conta grande pode levar minutos.',
     optional: '(opcional)',
     buttonColor: 'Cor do botão do WhatsApp',
     buttonColorHint: 'Para as páginas que levam ao WhatsApp. Vazio: cada página usa a própria cor.',
@@ -209,7 +211,8 @@ export const settingsMessages = defineMessages({
     contactEmail: 'Contact e-mail',
     contactEmailHint: "Shown on your funnels' legal pages so visitors can write to you.",
     timeZone: 'Time zone',
-    timeZoneHint: 'Analytics counts by the days of this time zone.',
+    timeZoneHint:
+      'Analytics counts by the days of this time zone. Changing it recounts them all; on a large account that can take minutes.',
     optional: '(optional)',
     buttonColor: 'WhatsApp button colour',
     buttonColorHint: 'For pages that lead to WhatsApp. Empty: each page keeps its own colour.',
