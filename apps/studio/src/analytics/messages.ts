@@ -74,7 +74,7 @@ export const analyticsMessages = defineMessages({
     followUps: 'Seguimiento',
     followUpsLink: 'Leads para hacer seguimiento',
     followUpsText:
-      'Leads que vieron más allá del botón y no convirtieron en esa página; los que más vieron primero.',
+      'Leads que vieron más allá del botón y no convirtieron en ninguna página del embudo; los que más vieron primero.',
     followUpsAllText: 'Todos los leads que reprodujeron un video, los que más vieron primero.',
     filterLabel: 'Qué leads',
     filterPastButton: 'Pasaron el botón, sin convertir',
@@ -220,7 +220,7 @@ export const analyticsMessages = defineMessages({
     followUps: 'Acompanhamento',
     followUpsLink: 'Leads para acompanhar',
     followUpsText:
-      'Leads que assistiram além do botão e não converteram nessa página; quem assistiu mais primeiro.',
+      'Leads que assistiram além do botão e não converteram em nenhuma página do funil; quem assistiu mais primeiro.',
     followUpsAllText: 'Todos os leads que reproduziram um vídeo, quem assistiu mais primeiro.',
     filterLabel: 'Quais leads',
     filterPastButton: 'Passaram do botão, sem converter',
@@ -362,7 +362,8 @@ export const analyticsMessages = defineMessages({
     pagesText: 'Each page with its retention and its numbers.',
     followUps: 'Follow-ups',
     followUpsLink: 'Leads to follow up',
-    followUpsText: 'Leads who watched past the button and did not convert on that page, furthest first.',
+    followUpsText:
+      'Leads who watched past the button and did not convert anywhere in the funnel, furthest first.',
     followUpsAllText: 'Every lead who played a video, furthest first.',
     filterLabel: 'Which leads',
     filterPastButton: 'Past the button, not converted',
