@@ -1,3 +1,4 @@
+import { videoRecordDetails } from './video-record-details';
 import { sql, type Kysely } from 'kysely';
 import { AccountSettings } from '@embudo/contracts';
 import { z } from 'zod';
@@ -27,12 +28,6 @@ type Executor = Kysely<Database>;
 
 /** Set by migration 0010 when data was stored before the rollups existed. */
 const REBUILD_KEY = 'analytics_rebuild';
-
-/** What a video record's details say that analytics reads; anything else in them is ignored. */
-const RecordDetails = z.object({
-  state: z.string().catch(''),
-  videoDuration: z.number().catch(0),
-});
 
 /** What a batch changed: state rows to write whole, aggregate deltas to add. */
 export interface RollupChanges {
@@ -80,21 +75,6 @@ const LeadPageStateRow = z.object({
   clicked: z.boolean(),
   converted: z.boolean(),
 }) satisfies z.ZodType<LeadPageState>;
-
-/** What a video record's details say that analytics reads (state '' and duration 0 when unreadable). */
-function recordDetails(details: string): { state: string; videoDuration: number } {
-  const read = RecordDetails.safeParse(safeJson(details));
-  return read.success ? read.data : { state: '', videoDuration: 0 };
-}
-
-/** JSON text as a value, or undefined when it is not JSON. */
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 const byTable = <Table extends AggregateRow['table']>(rows: readonly AggregateRow[], table: Table) =>
   rows.filter((row): row is Extract<AggregateRow, { table: Table }> => row.table === table);
@@ -519,7 +499,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
       return {
         lead,
         sessions,
-        videoRecords: records.map(({ details, ...row }) => ({ ...row, ...recordDetails(details) })),
+        videoRecords: records.map(({ details, ...row }) => ({ ...row, ...videoRecordDetails(details) })),
         actions,
         conversions,
       };
@@ -570,7 +550,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
         rows: rows.map(({ details, startTimeVideo, endTimeVideo }) => ({
           startTimeVideo,
           endTimeVideo,
-          ...recordDetails(details),
+          ...videoRecordDetails(details),
         })),
         last: rows.at(-1)?.id,
       };
@@ -678,14 +658,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
           .limit(limit)
           .execute();
         return {
-          rows: rows.map(({ details, ...row }) => {
-            const read = RecordDetails.safeParse(safeJson(details));
-            return {
-              ...row,
-              state: read.success ? read.data.state : '',
-              videoDuration: read.success ? read.data.videoDuration : 0,
-            };
-          }),
+          rows: rows.map(({ details, ...row }) => ({ ...row, ...videoRecordDetails(details) })),
           last: rows.at(-1)?.id,
         };
       },

@@ -1,3 +1,4 @@
+import { videoRecordDetails } from './video-record-details';
 import type { Insertable, Kysely } from 'kysely';
 import type { Db } from '../../db';
 import type { StatementText } from '../../db/reusable-query';
@@ -21,19 +22,6 @@ export interface RollupIngestDeps {
   analytics: Pick<AnalyticsRepo, 'existingIds'>;
   rollups: Pick<DatabaseRollups, 'load' | 'planLoaded' | 'apply' | 'erase' | 'committed' | 'failed'>;
   lock: RollupLock;
-}
-
-/** What a video record's details say that analytics reads. */
-function recordDetails(details: string): { state: string; videoDuration: number } {
-  try {
-    const parsed = JSON.parse(details) as { state?: unknown; videoDuration?: unknown };
-    return {
-      state: typeof parsed.state === 'string' ? parsed.state : '',
-      videoDuration: typeof parsed.videoDuration === 'number' ? parsed.videoDuration : 0,
-    };
-  } catch {
-    return { state: '', videoDuration: 0 };
-  }
 }
 
 /** The rows whose ids were not stored before, each id once. */
@@ -155,7 +143,7 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
             endViewTime: row.endViewTime,
             startTimeVideo: row.startTimeVideo,
             endTimeVideo: row.endTimeVideo,
-            ...recordDetails(row.details),
+            ...videoRecordDetails(row.details),
           },
         })),
         ...actions.map((row): RawEvent => ({
