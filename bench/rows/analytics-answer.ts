@@ -9,6 +9,7 @@ import type { AnalyticsData } from '../lib/analytics-data';
 import { combineRounds, interleave, runLoad, warmUp, type LoadRequest, type LoadSummary } from '../lib/load';
 import { failedRow, makeRow, type Budget, type Row } from '../lib/report';
 import { runsText } from '../settings';
+import { DEVICE_DETAILS } from './tracking-ingest';
 
 export const ANSWER_ROW = 9;
 
@@ -32,6 +33,63 @@ export interface AnalyticsAnswerResult {
   misses: Record<string, number>;
   /** One answer of each size, in brief: what was measured answers something. */
   answers: Record<string, unknown>;
+  /** Answers asked for right after a new session on the page, which no kept answer can give. */
+  fresh: { base: FreshAnswers; grown: FreshAnswers };
+}
+
+/** Latencies of answers made afresh, one at a time. */
+export interface FreshAnswers {
+  samples: number;
+  p50: number;
+  p99: number;
+}
+
+/** How many fresh answers each size gets (one at a time: a launch's dashboard, every poll after news). */
+const FRESH_SAMPLES = 40;
+
+/**
+ * The page's answer as a live launch gives it: a visitor starts a session on the page (acknowledged,
+ * so committed, so the page's version moved), then the owner asks, so the answer is made again from
+ * the rows. One at a time, on an idle server: what it costs, not how it queues.
+ */
+async function freshAnswers(target: AnswerTarget): Promise<FreshAnswers> {
+  const owner = { authorization: `Bearer ${target.data.apiKey}`, 'content-type': 'application/json' };
+  const created = await fetch(`${target.url}/api/owner/funnels/${target.data.funnelId}/leads`, {
+    method: 'POST',
+    headers: owner,
+    body: JSON.stringify({ name: 'Bench fresh answers' }),
+  });
+  const lead = (await created.json()) as { token?: string };
+  if (created.status !== 201 || lead.token === undefined)
+    throw new Error(`a lead for fresh answers: ${created.status} ${JSON.stringify(lead).slice(0, 300)}`);
+  const latencies: number[] = [];
+  for (let i = 0; i < FRESH_SAMPLES; i += 1) {
+    const started = await fetch(`${target.url}/api/funnel/track/page`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        token: lead.token,
+        start: Date.now(),
+        startReason: 'INITIAL_LOAD',
+        details: DEVICE_DETAILS,
+      }),
+    });
+    const ack = await started.text();
+    if (started.status !== 200 || !ack.includes('"result":true'))
+      throw new Error(`a session for fresh answers: ${started.status} ${ack.slice(0, 300)}`);
+    const at = performance.now();
+    const answer = await fetch(`${target.url}${answerPath(target.data)}`, {
+      headers: { authorization: owner.authorization },
+    });
+    const text = await answer.text();
+    latencies.push(performance.now() - at);
+    if (answer.status !== 200 || !text.includes('"reach"'))
+      throw new Error(`a fresh answer: ${answer.status} ${text.slice(0, 300)}`);
+  }
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) =>
+    latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? 0;
+  return { samples: latencies.length, p50: at(0.5), p99: at(0.99) };
 }
 
 /** The route's path for the target's page over its 30 days. */
@@ -142,7 +200,9 @@ export async function measureAnalyticsAnswer(
     ),
   );
   const combined = (name: string) => combineRounds(runs[name] ?? []);
+  const fresh = { base: await freshAnswers(base), grown: await freshAnswers(grown) };
   return {
+    fresh,
     health: combined('health'),
     base: combined('base'),
     grown: combined('grown'),
@@ -155,6 +215,7 @@ const GROWTH_BUDGET: Budget = { on: 'ratio', op: '<=', limit: 1.5 };
 const RATE_BUDGET: Budget = { on: 'ratio', op: '>=', limit: 0.3 };
 
 const count = (n: number) => n.toLocaleString('en-US');
+const ms = (n: number) => `${n.toFixed(1)} ms`;
 const MEASURE = 'page analytics, last 30 days';
 
 export interface AnswerSizes {
@@ -213,13 +274,19 @@ export function analyticsAnswerRows(
       baseline: baseP99 === null ? null : { value: baseP99, unit: 'ms', label: base },
       budget: GROWTH_BUDGET,
       notes: [
-        `issue 19 row (b): GET /api/owner/pages/:id/analytics?from=&to= (30 days) with an API key; a page of ` +
+        `issue 19 row (b): GET /api/owner/pages/:id/analytics?from=&to= (30 days) with an API key, as ` +
+          `dashboards polling it get it (the answer kept while the page's version holds); a page of ` +
           `${count(sizes.grown.records)} video records from ${count(sizes.grown.leads)} leads against one of ` +
           `${count(sizes.base.records)} from ${count(sizes.base.leads)}, two servers measured in turn; ` +
-          `${settings.connections} connections (not the other rows' 100: answers at 10^7 records are slow ` +
-          'enough that 100 would queue past autocannon’s 10 s timeout), each run waiting for the server to ' +
-          `be idle again; ${runsText(settings)}; answers completed: ${count(result.grown.ok)} at ` +
+          `${settings.connections} connections (not the other rows' 100: a fresh answer at 10^7 records is ` +
+          'slow enough that 100 would queue past autocannon’s 10 s timeout), each run waiting for the server ' +
+          `to be idle again; ${runsText(settings)}; answers completed: ${count(result.grown.ok)} at ` +
           `${count(sizes.grown.records)} records, ${count(result.base.ok)} at ${count(sizes.base.records)}`,
+        `fresh answers (a session started on the page before each, so made again from the rows; ` +
+          `${result.fresh.grown.samples} one at a time, no budget): p50 ${ms(result.fresh.grown.p50)}, ` +
+          `p99 ${ms(result.fresh.grown.p99)} at ${count(sizes.grown.records)} records; p50 ` +
+          `${ms(result.fresh.base.p50)}, p99 ${ms(result.fresh.base.p99)} at ${count(sizes.base.records)} ` +
+          `(ratio of p99s ${(result.fresh.grown.p99 / Math.max(result.fresh.base.p99, 0.001)).toFixed(2)})`,
         ...notes,
         ...missNotes,
         ...failureNote(`at ${count(sizes.grown.records)} records`, result.grown),

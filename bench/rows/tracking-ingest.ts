@@ -27,7 +27,7 @@ import { runsText } from '../settings';
 type Kind = AcknowledgedEvent['kind'];
 
 /** What a phone reports when a session starts (apps/web/src/tracking/device-details.ts). */
-const DEVICE_DETAILS = {
+export const DEVICE_DETAILS = {
   userAgent:
     'Mozilla/5.0 (Linux; Android 13; SM-A145M) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
   videoStatus: 'NOT_STARTED',

@@ -2,6 +2,7 @@ import { createAnalyticsRepo } from './modules/analytics/analytics.repo';
 import { createAnalyticsService } from './modules/analytics/analytics.service';
 import { createAnalyticsReportsService } from './modules/analytics/analytics-reports.service';
 import { createDatabaseRollups } from './modules/analytics/database-rollups';
+import { createPageAnswers } from './modules/analytics/page-answers';
 import { createFollowUpsQuery } from './modules/analytics/follow-ups.query';
 import { createLeadTimelineQuery } from './modules/analytics/lead-timeline.query';
 import { createRollupIngest, createRollupsOff } from './modules/analytics/rollup-ingest';
@@ -71,6 +72,12 @@ const STUDIO_DEFAULTS: StudioSettings = {
   signInAttempts: 10,
   signInWindowMs: 15 * 60 * 1000,
 };
+
+/**
+ * Page answers kept in memory (`page-answers.ts`): a 20-minute video's answer is about 20 kB of JSON,
+ * so at most about 10 MB, enough for every dashboard a launch team keeps open.
+ */
+const PAGE_ANSWERS_KEPT = 500;
 
 /** Links as visitors and owners get them. */
 export function linksFor(publicUrl: string) {
@@ -244,6 +251,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     leads,
     followUps: createFollowUpsQuery(db),
     leadTimeline: createLeadTimelineQuery(db),
+    pageAnswers: createPageAnswers(PAGE_ANSWERS_KEPT),
   });
   return {
     secret,

@@ -108,6 +108,7 @@ export const TABLES = [
   'analyticsSteps',
   'analyticsFunnelDays',
   'analyticsPageMeta',
+  'analyticsPageVersions',
 ] as const satisfies readonly (keyof Database)[];
 type Table = (typeof TABLES)[number];
 /** Fails to compile when a table is added to the schema but not to TABLES. */

@@ -225,4 +225,6 @@ export interface Database {
   };
   analyticsFunnelDays: { funnelId: string; day: number; entered: number; conversions: number };
   analyticsPageMeta: { pageId: string; maxDuration: number; maxPlayedSecond: number };
+  /** Raised by every change of a page's aggregate rows (migration 0012): what a kept answer checks. */
+  analyticsPageVersions: { pageId: string; version: number };
 }

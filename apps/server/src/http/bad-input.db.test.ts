@@ -533,6 +533,7 @@ const TABLES: Record<keyof Database, true> = {
   analyticsSteps: true,
   analyticsFunnelDays: true,
   analyticsPageMeta: true,
+  analyticsPageVersions: true,
 };
 
 /** Every row of every table; an API key's last use is left out (it is written on authentication). */

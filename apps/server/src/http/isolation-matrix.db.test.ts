@@ -953,6 +953,8 @@ function rowsOfAccount(db: Db, accountId: string): RowsOf {
       db.selectFrom('analyticsFunnelDays').selectAll().where('funnelId', 'in', funnels).execute(),
     analyticsPageMeta: () =>
       db.selectFrom('analyticsPageMeta').selectAll().where('pageId', 'in', pages).execute(),
+    analyticsPageVersions: () =>
+      db.selectFrom('analyticsPageVersions').selectAll().where('pageId', 'in', pages).execute(),
   };
 }
 

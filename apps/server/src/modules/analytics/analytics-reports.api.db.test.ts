@@ -280,4 +280,45 @@ describe.each(TEST_DIALECTS)('the analytics routes on %s', (dialect) => {
       ).toEqual([dayText(day)]);
     }
   }, 60_000);
+  it('gives a dashboard asked again the numbers of every change since: events, an erasure, a new button time', async () => {
+    const [first] = h.vsl.pages;
+    if (!first) throw new Error('the demo VSL funnel has pages');
+    const dashboard = async () => {
+      // The last 30 days of the account's zone, as the Studio first asks.
+      const answer = await owner(`/pages/${first.id}/analytics`);
+      expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+      return read(PageAnalytics, answer);
+    };
+    const before = await dashboard();
+    // Asked again with nothing new, the same numbers.
+    expect(await dashboard()).toEqual(before);
+
+    const lead = await newLead(h, h.vsl.id, 'Elena Again');
+    const session = await startedSession(h, lead.token);
+    const t = Date.now();
+    ok(await record(lead.token, session, [t, t + 6000], [0, 6]));
+    await h.server.services.writer.drain();
+    const watched = await dashboard();
+    expect(watched.sessions).toBe(before.sessions + 1);
+    expect(watched.uniqueViewers).toBe(before.uniqueViewers + 1);
+    const reachGain = watched.retention.reach.map((n, s) => n - (before.retention.reach[s] ?? 0));
+    expect(reachGain.slice(0, 8)).toEqual([1, 1, 1, 1, 1, 1, 0, 0]);
+
+    // The button moved to 0:03: she is past it now, on the same rows.
+    const moved = await api(h.server, 'PATCH', `/api/owner/pages/${first.id}`, {
+      key: h.demo.apiKey,
+      body: { buttonTime: { hours: 0, minutes: 0, seconds: 3 } },
+    });
+    expect(moved.status, moved.text).toBe(200);
+    const pastThree = await dashboard();
+    expect(pastThree.buttonTimeSeconds).toBe(3);
+    expect(pastThree.pastButton).toBe(watched.retention.reach[3]);
+
+    // Erased, she is gone from the numbers again.
+    const erased = await api(h.server, 'DELETE', `/api/owner/leads/${lead.id}`, { key: h.demo.apiKey });
+    expect(erased.status, erased.text).toBe(204);
+    const after = await dashboard();
+    expect(after.sessions).toBe(before.sessions);
+    expect(after.retention.reach.slice(0, before.retention.reach.length)).toEqual(before.retention.reach);
+  }, 60_000);
 });

@@ -17,9 +17,12 @@ import type { PageInput } from './analytics-types';
 import type { DatabaseRollups } from './database-rollups';
 import type { FollowUpsQuery } from './follow-ups.query';
 import type { LeadTimelineQuery } from './lead-timeline.query';
+import type { PageAnswers } from './page-answers';
 
 export interface AnalyticsReportsDeps {
-  rollups: Pick<DatabaseRollups, 'pageNumbers' | 'funnelNumbers'>;
+  rollups: Pick<DatabaseRollups, 'pageNumbers' | 'pageVersion' | 'funnelNumbers'>;
+  /** Finished page answers, each current while its page's version is (`page-answers.ts`). */
+  pageAnswers: PageAnswers;
   pages: Pick<PageService, 'load' | 'list'>;
   leads: Pick<LeadService, 'get'>;
   followUps: FollowUpsQuery;
@@ -40,10 +43,15 @@ export function createAnalyticsReportsService({
   leads,
   followUps,
   leadTimeline,
+  pageAnswers,
   now = Date.now,
 }: AnalyticsReportsDeps) {
   return {
-    async page(owner: Account, pageId: string, query: AnalyticsRange): Promise<PageAnalytics> {
+    /**
+     * A page's numbers over the range, as the JSON text of a `PageAnalytics`: the one kept from the last
+     * time it was asked for while no batch has changed the page since, made again otherwise.
+     */
+    async page(owner: Account, pageId: string, query: AnalyticsRange): Promise<string> {
       const page = await pages.load(owner, pageId);
       const { timeZone } = owner.settings;
       const range = resolveRange(query, timeZone, now());
@@ -53,8 +61,14 @@ export function createAnalyticsReportsService({
         position: page.position,
         buttonTimeSeconds: secondsOf(page.buttonTime),
       };
+      const key = `${page.id}|${timeZone}|${range.from}|${range.to}|${input.funnelId}|${input.position}|${input.buttonTimeSeconds}`;
+      // Read before the rows: a batch committed while they are read leaves the answer under the older
+      // version, which the next request no longer takes.
+      const version = await rollups.pageVersion(page.id);
+      const kept = pageAnswers.get(key, version);
+      if (kept !== undefined) return kept;
       const numbers = await rollups.pageNumbers(input, range);
-      return {
+      const answer: PageAnalytics = {
         pageId: page.id,
         from: dayText(range.from),
         to: dayText(range.to),
@@ -62,6 +76,9 @@ export function createAnalyticsReportsService({
         ...numbers,
         byDay: numbers.byDay.map(({ day, ...counts }) => ({ date: dayText(day), ...counts })),
       };
+      const body = JSON.stringify(answer);
+      pageAnswers.set(key, version, body);
+      return body;
     },
 
     async funnel(owner: Account, funnelId: string, query: AnalyticsRange): Promise<FunnelAnalytics> {

@@ -154,6 +154,13 @@ const pageMetaWrite = (largest: string): TableWrite => ({
   ]),
 });
 const PAGE_META_WRITES = { sqlite: pageMetaWrite('max'), postgres: pageMetaWrite('greatest') };
+/** A page's version, raised by one for every batch that changes its aggregate rows. */
+const PAGE_VERSIONS_WRITE: TableWrite = {
+  table: 'analyticsPageVersions',
+  columns: ['pageId', 'version'],
+  keys: ['pageId'],
+  set: [['version', `${quoted('analyticsPageVersions')}.${quoted('version')} + 1`]],
+};
 
 /** How the rows of one rollup table are written: insert, or on a conflict of their key, update. */
 interface TableWrite {
@@ -308,6 +315,9 @@ function compileReads(db: Executor, dialect: Dialect) {
     leadPages: reusableQuery(db, ['ids'], (v) =>
       db.selectFrom('analyticsLeadPages').select('state').where('leadId', 'in', list(v.ids)),
     ),
+    pageVersion: reusableQuery(db, ['pageId'], (v) =>
+      db.selectFrom('analyticsPageVersions').select('version').where('pageId', '=', v.pageId),
+    ),
   };
 }
 
@@ -356,6 +366,11 @@ export function createAnalyticsRepo(dialect: Dialect) {
         spec: PAGE_META_WRITES[dialect],
         rows: metas.map((row) => [row.pageId, row.maxDuration, row.maxPlayedSecond]),
       });
+    // Every page whose rows change gets a new version in the same transaction: a kept answer of the
+    // page is current while its version is (`page-answers.ts`).
+    const pages = new Set<string>();
+    for (const row of outcome.deltas) if ('pageId' in row) pages.add(row.pageId);
+    if (pages.size > 0) writes.push({ spec: PAGE_VERSIONS_WRITE, rows: [...pages].map((id) => [id, 1]) });
     if (writes.length === 0) return [];
     if (dialect === 'postgres') return [combinedUpsert(writes)];
     return writes.flatMap(({ spec, rows }) => {
@@ -756,6 +771,18 @@ export function createAnalyticsRepo(dialect: Dialect) {
       }
       await db.deleteFrom('analyticsSteps').where('funnelId', 'in', funnels).execute();
       await db.deleteFrom('analyticsFunnelDays').where('funnelId', 'in', funnels).execute();
+      // Kept answers of its pages are stale now, including those of pages the replay leaves empty.
+      await db
+        .updateTable('analyticsPageVersions')
+        .set((eb) => ({ version: eb('version', '+', 1) }))
+        .where('pageId', 'in', pages)
+        .execute();
+    },
+
+    /** A page's analytics version (0 before anything was counted on it). */
+    async pageVersion(db: Executor, pageId: string): Promise<number> {
+      const [row] = await reads(db).pageVersion({ pageId });
+      return row?.version ?? 0;
     },
 
     /** What a page's answer over a range reads (`page-rows.query.ts`). */

@@ -1,6 +1,6 @@
 import { ROUTES } from '@embudo/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { registerRoutes } from '../../http/contract-routes';
+import { registerRoutes, sendJsonText } from '../../http/contract-routes';
 import { requireRole } from '../auth/owner-auth';
 import type { AnalyticsReportsService } from './analytics-reports.service';
 
@@ -10,7 +10,9 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ reports: AnalyticsReportsS
   { reports },
 ) => {
   registerRoutes(app, ROUTES.analytics, {
-    page: (req) => reports.page(requireRole(req, 'viewer'), req.params.id, req.query),
+    // The answer comes as finished JSON (kept between batches): sent as it is, not serialised again.
+    page: async (req, reply) =>
+      sendJsonText(reply, await reports.page(requireRole(req, 'viewer'), req.params.id, req.query)),
     funnel: (req) => reports.funnel(requireRole(req, 'viewer'), req.params.id, req.query),
     followUps: (req) => reports.followUps(requireRole(req, 'viewer'), req.params.id, req.query),
     leadTimeline: (req) => reports.leadTimeline(requireRole(req, 'viewer'), req.params.id),
