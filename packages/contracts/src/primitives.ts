@@ -97,14 +97,22 @@ export const PaginationQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
+/**
+ * Names Intl accepted. Asking Intl costs more than the rest of reading an account's settings, which
+ * every owner request does; the set is bounded because Intl takes any capitalisation of a name.
+ */
+const knownTimeZones = new Set<string>();
+
 /** Whether this runtime knows the IANA time zone (Intl throws on an unknown one). */
 function knownTimeZone(name: string): boolean {
+  if (knownTimeZones.has(name)) return true;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
   } catch {
     return false;
   }
+  if (knownTimeZones.size < 1000) knownTimeZones.add(name);
+  return true;
 }
 
 /** An IANA time zone name (`America/Sao_Paulo`, `Europe/Madrid`, `UTC`). */
