@@ -37,13 +37,20 @@ export interface LoadedStates {
 const CACHED_SESSIONS = 2000;
 const CACHED_LEADS = 2000;
 
+/** What the cache keeps of a lead: its stored row as the rollups read it (none: not found), its states. */
+interface CachedLead {
+  row: StoredLead | undefined;
+  pages: LeadPageState[];
+}
+
 /**
- * The state rows of recent sessions (with what the rollups read of their stored row) and every
- * lead–page state row of recent leads, as committed.
+ * The state rows of recent sessions (with what the rollups read of their stored row) and, for recent
+ * leads, their row (funnel, creation, account time zone: none of which changes without a rebuild,
+ * which empties the cache) and every lead–page state row, as committed.
  */
 function createStateCache() {
   const sessions = new Map<string, StoredSession>();
-  const leads = new Map<string, LeadPageState[]>();
+  const leads = new Map<string, CachedLead>();
   let generation = 0;
   /** Reads an entry and makes it the most recently used. */
   const touch = <V>(map: Map<string, V>, key: string): V | undefined => {
@@ -64,12 +71,12 @@ function createStateCache() {
   };
   return {
     session: (id: string) => touch(sessions, id),
-    leadPages: (leadId: string) => touch(leads, leadId),
+    lead: (leadId: string) => touch(leads, leadId),
     setSession: (session: StoredSession) => {
       put(sessions, session.id, session, CACHED_SESSIONS);
     },
-    setLeadPages: (leadId: string, states: LeadPageState[]) => {
-      put(leads, leadId, states, CACHED_LEADS);
+    setLead: (leadId: string, lead: CachedLead) => {
+      put(leads, leadId, lead, CACHED_LEADS);
     },
     /** Whether this very entry is the one kept (it came from the cache). */
     holds: (session: StoredSession) => sessions.get(session.id) === session,
@@ -153,10 +160,15 @@ export function createDatabaseRollups({
     const leadPagesToRead = new Set<string>();
     for (const id of leadIds) {
       if (loaded.leadsAsked.has(id)) continue;
-      leadsToRead.add(id);
-      const known = cached?.leadPages(id);
-      if (known === undefined) leadPagesToRead.add(id);
-      else for (const state of known) loaded.leadPages.set(leadPageKey(state.leadId, state.pageId), state);
+      const known = cached?.lead(id);
+      if (known === undefined) {
+        leadsToRead.add(id);
+        leadPagesToRead.add(id);
+        continue;
+      }
+      loaded.leadsAsked.add(id);
+      if (known.row !== undefined) loaded.leads.set(id, known.row);
+      for (const state of known.pages) loaded.leadPages.set(leadPageKey(state.leadId, state.pageId), state);
     }
     const [sessions, leads, leadPages] = await Promise.all([
       analytics.storedSessions(reader, sessionsToRead),
@@ -261,7 +273,8 @@ export function createDatabaseRollups({
           if (changed.has(id) || !cache.holdsLead(id)) byLead.set(id, new Map());
         for (const state of [...loaded.leadPages.values(), ...outcome.leadPages])
           byLead.get(state.leadId)?.set(state.pageId, state);
-        for (const [leadId, pages] of byLead) cache.setLeadPages(leadId, [...pages.values()]);
+        for (const [leadId, pages] of byLead)
+          cache.setLead(leadId, { row: loaded.leads.get(leadId), pages: [...pages.values()] });
       };
     }
     return analytics.writeStatements(outcome);
