@@ -21,6 +21,7 @@ import { killAll, killServer, startServer, type RunningServer } from '../scripts
 import { seedLeadTable } from './lib/lead-table';
 import { benchToken, insertLeads, sampleIndices, type LeadHome } from './lib/leads';
 import type { MemoryWatch } from './lib/memory';
+import { postgresCpuMeter, postgresIsLocal, serverCpuMeter, type CpuMeter } from './lib/process-cpu';
 import type { Row } from './lib/report';
 import { firstPaintFailed, firstPaintRows, measureFirstPaint } from './rows/first-paint';
 import { measurePageWeight, pageWeightFailed, pageWeightRows } from './rows/page-weight';
@@ -286,10 +287,23 @@ async function ingestOn(
     const { database, leads } = await visitorsDatabase('bench_ingest');
     // Issue 19 row (a): the same visits on a server that keeps no analytics rollups.
     const withoutRollups = await visitorsDatabase('bench_ingest_off');
-    const server = await startServer(database.url, servers, { run: settings.server });
+    // Each server's PostgreSQL connections carry a name of their own, so that their backends' CPU
+    // counts as the server's (bench/lib/process-cpu.ts).
+    const server = await startServer(database.url, servers, {
+      run: settings.server,
+      env: { PGAPPNAME: 'embudo-bench-rollups-on' },
+    });
     const offServer = await startServer(withoutRollups.database.url, servers, {
       run: settings.server,
-      env: { ANALYTICS_ROLLUPS: 'off' },
+      env: { ANALYTICS_ROLLUPS: 'off', PGAPPNAME: 'embudo-bench-rollups-off' },
+    });
+    const meters = {
+      server: await cpuMeterOf(server, url, 'embudo-bench-rollups-on'),
+      rollupsOff: await cpuMeterOf(offServer, url, 'embudo-bench-rollups-off'),
+    };
+    cleanups.push(async () => {
+      await meters.server?.close();
+      await meters.rollupsOff?.close();
     });
     const stop = watch.watch(`tracking, ${name}`, server.child.pid);
     const stopOff = watch.watch(`tracking, rollups off, ${name}`, offServer.child.pid);
@@ -305,6 +319,7 @@ async function ingestOn(
           warmUpSeconds: settings.warmUpSeconds,
         },
         { url: offServer.url, leads: withoutRollups.leads },
+        meters,
       );
       stopOff();
       killServer(offServer, 'SIGTERM');
@@ -351,6 +366,22 @@ export async function ingestPhase(
     return [...rows, ...ingestRows('PostgreSQL', { error: reason }, { error: reason }, settings, [])];
   }
   return [...rows, ...(await ingestOn('PostgreSQL', postgres, settings, watch, details))];
+}
+
+/**
+ * A server's CPU meter: its process group, with, on PostgreSQL on this machine, its backends; none when
+ * its process or its database's processes cannot be read.
+ */
+async function cpuMeterOf(
+  server: RunningServer,
+  postgres: string | undefined,
+  applicationName: string,
+): Promise<CpuMeter | undefined> {
+  const pid = server.child.pid;
+  if (pid === undefined) return undefined;
+  if (postgres === undefined) return serverCpuMeter(pid);
+  if (!postgresIsLocal(postgres)) return undefined;
+  return serverCpuMeter(pid, await postgresCpuMeter(postgres, applicationName));
 }
 
 async function canConnect(url: string): Promise<true | string> {

@@ -4,7 +4,7 @@
  * noisy: a ratio of two figures measured side by side moves much less than either figure.
  */
 
-export type Unit = 'ms' | 'KB' | 'MB' | 'req/s' | 'events/s' | 'requests' | 'events';
+export type Unit = 'ms' | 'µs' | 'KB' | 'MB' | 'req/s' | 'events/s' | 'requests' | 'events';
 
 export interface Quantity {
   value: number;
@@ -105,6 +105,8 @@ export function formatQuantity(q: Quantity): string {
   switch (q.unit) {
     case 'ms':
       return `${grouped(q.value, q.value < 100 ? 1 : 0)} ms`;
+    case 'µs':
+      return `${grouped(q.value, 0)} µs`;
     case 'KB':
     case 'MB':
       return `${grouped(q.value, 1)} ${q.unit}`;

@@ -20,6 +20,7 @@ import {
   type RunningServer,
 } from '../../scripts/lib/server-process';
 import type { BenchLead } from '../lib/leads';
+import type { CpuMeter } from '../lib/process-cpu';
 import { combineRounds, interleave, runLoad, warmUp, type LoadRequest, type LoadSummary } from '../lib/load';
 import { failedRow, makeRow, median, type Budget, type Row } from '../lib/report';
 import { runsText } from '../settings';
@@ -208,9 +209,23 @@ export interface IngestOptions {
   warmUpSeconds: number;
 }
 
+/** Server CPU over a measurement's rounds: seconds used, and what it was used for. */
+export interface CpuUse {
+  seconds: number;
+  /** Acknowledged events, or answered no-op calls. */
+  count: number;
+}
+
+/** Microseconds of CPU per event or call; null when nothing was counted. */
+export function microsEach(use: CpuUse | null): number | null {
+  return use === null || use.count === 0 ? null : (use.seconds * 1e6) / use.count;
+}
+
 export interface IngestResult {
   health: LoadSummary;
   tracking: LoadSummary;
+  /** Server CPU (every thread, and its PostgreSQL backends) during the no-op calls and the visits. */
+  cpu: { noop: CpuUse | null; tracking: CpuUse | null; rollupsOff: CpuUse | null };
   /** Acknowledged events per second: the median over the rounds. */
   eventsPerSecond: number;
   acknowledged: number;
@@ -231,11 +246,29 @@ export interface IngestTarget {
   leads: readonly BenchLead[];
 }
 
+/** Runs `run` and adds the CPU the meter saw meanwhile to `use` (left null without a meter). */
+async function metered<T>(
+  meter: CpuMeter | undefined,
+  run: () => Promise<T>,
+  count: (result: T) => number,
+  use: { value: CpuUse | null },
+): Promise<T> {
+  const before = await meter?.read();
+  const result = await run();
+  const after = await meter?.read();
+  if (before !== undefined && after !== undefined) {
+    const previous = use.value ?? { seconds: 0, count: 0 };
+    use.value = { seconds: previous.seconds + (after - before), count: previous.count + count(result) };
+  }
+  return result;
+}
+
 export async function measureIngest(
   serverUrl: string,
   leads: readonly BenchLead[],
   options: IngestOptions,
   rollupsOff?: IngestTarget,
+  meters: { server?: CpuMeter; rollupsOff?: CpuMeter } = {},
 ): Promise<IngestResult> {
   const { connections, seconds } = options;
   // The baseline: the same server's no-op tracking call (BENCH_NOOP_ENDPOINT=on), with a video
@@ -268,21 +301,38 @@ export async function measureIngest(
       options.warmUpSeconds,
       visitRequests(rollupsOff.leads, new AckLog(false)),
     );
-  const visits = (target: IngestTarget) => async () => {
-    const log = new AckLog(false);
-    const load = await runLoad({
-      url: target.url,
-      connections,
-      seconds,
-      requests: visitRequests(target.leads, log),
-    });
-    return { load, log };
+  const cpu = {
+    noop: { value: null as CpuUse | null },
+    tracking: { value: null as CpuUse | null },
+    rollupsOff: { value: null as CpuUse | null },
   };
+  const visits = (target: IngestTarget, meter: CpuMeter | undefined, use: { value: CpuUse | null }) => () =>
+    metered(
+      meter,
+      async () => {
+        const log = new AckLog(false);
+        const load = await runLoad({
+          url: target.url,
+          connections,
+          seconds,
+          requests: visitRequests(target.leads, log),
+        });
+        return { load, log };
+      },
+      (run) => run.log.acknowledged,
+      use,
+    );
   const none = () => Promise.resolve(null);
   const runs = await interleave(options.rounds, {
-    health: () => runLoad({ url: serverUrl, connections, seconds, requests: health }),
-    tracking: visits({ url: serverUrl, leads }),
-    trackingOff: rollupsOff ? visits(rollupsOff) : none,
+    health: () =>
+      metered(
+        meters.server,
+        () => runLoad({ url: serverUrl, connections, seconds, requests: health }),
+        (load) => load.ok,
+        cpu.noop,
+      ),
+    tracking: visits({ url: serverUrl, leads }, meters.server, cpu.tracking),
+    trackingOff: rollupsOff ? visits(rollupsOff, meters.rollupsOff, cpu.rollupsOff) : none,
   });
   const logs = runs.tracking.map((r) => r.log);
   const total = (pick: (log: AckLog) => number) => logs.reduce((sum, log) => sum + pick(log), 0);
@@ -302,6 +352,7 @@ export async function measureIngest(
       : {}),
     health: combineRounds(runs.health),
     tracking: combineRounds(runs.tracking.map((r) => r.load)),
+    cpu: { noop: cpu.noop.value, tracking: cpu.tracking.value, rollupsOff: cpu.rollupsOff.value },
     eventsPerSecond: median(runs.tracking.map(rate)),
     acknowledged: total((log) => log.acknowledged),
     notAcknowledged: total((log) => log.notAcknowledged),
@@ -390,12 +441,25 @@ export async function crashUnderLoad(
   };
 }
 
-const SQLITE_RATE_BUDGET: Budget = { on: 'figure', op: '>=', limit: 10_000 };
-/** Issue 19, bench row (a): ingest with the analytics rollups at least 0.85 of ingest without them. */
+/**
+ * Issue 20's row 5: server CPU per acknowledged event (every thread of the server, and on PostgreSQL
+ * every backend of its connections and PostgreSQL's writers) against the no-op tracking call's server
+ * CPU per request in the same run: what the server spends, whatever the load generator beside it does.
+ */
+const CPU_BUDGETS: Record<'SQLite' | 'PostgreSQL', Budget> = {
+  SQLite: { on: 'ratio', op: '<=', limit: 2.5 },
+  PostgreSQL: { on: 'ratio', op: '<=', limit: 3.5 },
+};
+/**
+ * Issue 19, bench row (a): ingest with the analytics rollups at least 0.85 of ingest without them,
+ * as events per second of server CPU (1 ÷ CPU per event), so the ratio is CPU without ÷ CPU with.
+ */
 const ROLLUPS_BUDGET: Budget = { on: 'ratio', op: '>=', limit: 0.85 };
 const LOST_BUDGET: Budget = { on: 'figure', op: '=', limit: 0 };
 
-/** Row 5's lines for one database: the rate (budgeted on SQLite only) and the loss after a SIGKILL. */
+const µs = (value: number | null): string => (value === null ? 'not measured' : `${value.toFixed(0)} µs`);
+
+/** Row 5's lines for one database: CPU per event, the rollups' share, and the loss after a SIGKILL. */
 export function ingestRows(
   database: 'SQLite' | 'PostgreSQL',
   ingest: IngestResult | { error: unknown },
@@ -403,48 +467,64 @@ export function ingestRows(
   settings: { connections: number; seconds: number; rounds: number },
   notes: string[],
 ): Row[] {
-  const rateMeasure = `tracking events acknowledged, ${database}`;
+  const cpuMeasure = `server CPU per acknowledged tracking event, ${database}`;
   const lostMeasure = `acknowledged events lost to SIGKILL, ${database}`;
-  const rateBudget = database === 'SQLite' ? SQLITE_RATE_BUDGET : null;
+  const cpuBudget = CPU_BUDGETS[database];
   const rows: Row[] = [];
-  if ('error' in ingest) rows.push(failedRow(5, rateMeasure, rateBudget, ingest.error));
+  if ('error' in ingest) rows.push(failedRow(5, cpuMeasure, cpuBudget, ingest.error));
   else {
     const k = ingest.byKind;
+    const perEvent = microsEach(ingest.cpu.tracking);
+    const perNoop = microsEach(ingest.cpu.noop);
+    const rateRatio =
+      ingest.health.requestsPerSecond > 0 ? ingest.eventsPerSecond / ingest.health.requestsPerSecond : null;
     rows.push(
       makeRow({
         row: 5,
-        measure: rateMeasure,
-        figure: { value: ingest.eventsPerSecond, unit: 'events/s' },
-        baseline: { value: ingest.health.requestsPerSecond, unit: 'req/s', label: 'no-op tracking call' },
-        budget: rateBudget,
+        measure: cpuMeasure,
+        figure: perEvent === null ? null : { value: perEvent, unit: 'µs' },
+        baseline: perNoop === null ? null : { value: perNoop, unit: 'µs', label: 'no-op tracking call' },
+        budget: cpuBudget,
         notes: [
           'baseline: POST /api/funnel/track/noop (BENCH_NOOP_ENDPOINT=on): a video record’s body through the same rate limit and parsing, answered without the database',
+          `CPU read from /proc before and after each run: every thread of the server` +
+            (database === 'PostgreSQL'
+              ? ', every PostgreSQL backend of its connections (by application_name) and PostgreSQL’s WAL writer, checkpointer and background writer'
+              : ''),
           `${settings.connections} connections each playing visits: session start, ${VIDEO_STEPS.length} ` +
             `video records, a button click, session end; ${runsText(settings)}`,
           `${database}: ${k.session} starts, ${k.video} video records, ${k.action} actions, ${k.sessionEnd} ends ` +
             `acknowledged in ${ingest.tracking.seconds.toFixed(0)} s (${ingest.notAcknowledged} not), ` +
-            `p99 ${ingest.tracking.p99} ms`,
+            `p99 ${ingest.tracking.p99} ms; ${ingest.eventsPerSecond.toFixed(0)} events/s against the no-op's ` +
+            `${ingest.health.requestsPerSecond.toFixed(0)} req/s` +
+            (rateRatio === null ? '' : ` (${rateRatio.toFixed(2)})`),
           ...notes,
         ],
       }),
     );
   }
-  const rollupsMeasure = `tracking events acknowledged with analytics rollups, ${database}`;
+  const rollupsMeasure = `tracking events per server CPU second with analytics rollups, ${database}`;
   if ('error' in ingest) rows.push(failedRow(5, rollupsMeasure, ROLLUPS_BUDGET, ingest.error));
   else if (ingest.rollupsOff === undefined)
     rows.push(failedRow(5, rollupsMeasure, ROLLUPS_BUDGET, 'no server with the rollups off was measured'));
   else {
     const off = ingest.rollupsOff;
+    const on = microsEach(ingest.cpu.tracking);
+    const without = microsEach(ingest.cpu.rollupsOff);
     rows.push(
       makeRow({
         row: 5,
         measure: rollupsMeasure,
-        figure: { value: ingest.eventsPerSecond, unit: 'events/s' },
-        baseline: { value: off.eventsPerSecond, unit: 'events/s', label: 'rollups off' },
+        figure: on === null ? null : { value: 1e6 / on, unit: 'events/s' },
+        baseline: without === null ? null : { value: 1e6 / without, unit: 'events/s', label: 'rollups off' },
         budget: ROLLUPS_BUDGET,
         notes: [
-          `issue 19 row (a): the same visits against a second server, on a database of its own, with ANALYTICS_ROLLUPS=off, in the same rounds`,
-          `${database}, rollups off: ${off.acknowledged} events acknowledged in ${off.tracking.seconds.toFixed(0)} s ` +
+          `issue 19 row (a): the same visits against a second server, on a database of its own, with ` +
+            `ANALYTICS_ROLLUPS=off, in the same rounds; server CPU per event ${µs(on)} with the rollups, ` +
+            `${µs(without)} without`,
+          `${database}, by the clock: ${ingest.eventsPerSecond.toFixed(0)} events/s with the rollups, ` +
+            `${off.eventsPerSecond.toFixed(0)} without (${(ingest.eventsPerSecond / Math.max(off.eventsPerSecond, 1)).toFixed(2)}); ` +
+            `rollups off: ${off.acknowledged} events acknowledged in ${off.tracking.seconds.toFixed(0)} s ` +
             `(${off.notAcknowledged} not), p99 ${off.tracking.p99} ms`,
         ],
       }),
