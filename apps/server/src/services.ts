@@ -100,7 +100,7 @@ export function createRepos(database: Pick<DatabaseHandle, 'db' | 'dialect'>) {
     leads: createLeadRepo(db),
     leadPages: createLeadPageRepo(db),
     previews: createPreviewRepo(db),
-    progress: createLeadProgressRepo(db),
+    progress: createLeadProgressRepo(db, dialect),
     events: createEventRepo(db, dialect),
     tracking: createTrackingRepo(db),
     conversions: createConversionRepo(db),

@@ -1,5 +1,6 @@
 import { compileTemplate, reusableQuery, type StatementText } from '../../db/reusable-query';
 import type { Db } from '../../db';
+import type { Dialect } from '../../db/dialect';
 
 /** A resume point as the event writer stores it (visitor-behaviour §4.4): the latest video position reported. */
 export interface ResumePoint {
@@ -17,7 +18,19 @@ export interface ResumePoint {
  * read join the progress into their own single reads (site's lead-page.repo.ts, tracking.repo.ts:
  * decisions 0013, 0016); every other read and every write of it is here.
  */
-export function createLeadProgressRepo(db: Db) {
+/**
+ * A batch's resume points in one statement (PostgreSQL, where each statement of a batch is a round trip
+ * on the writer's connection): the rows as one JSON parameter, with the single row's rule.
+ */
+const RESUME_POINTS_POSTGRES =
+  'insert into lead_page_progress (lead_id, page_id, completed_at, last_video_position, last_video_at, updated_at) ' +
+  "select e->>0, e->>1, null, cast(e->>2 as double precision), cast(e->>3 as bigint), cast(e->>4 as bigint) " +
+  'from jsonb_array_elements(cast($1 as jsonb)) as e ' +
+  'on conflict (lead_id, page_id) do update set last_video_position = excluded.last_video_position, ' +
+  'last_video_at = excluded.last_video_at, updated_at = excluded.updated_at ' +
+  'where lead_page_progress.last_video_at is null or lead_page_progress.last_video_at <= excluded.last_video_at';
+
+export function createLeadProgressRepo(db: Db, dialect: Dialect) {
   const byLeadAndPage = reusableQuery(db, ['leadId', 'pageId'], ({ leadId, pageId }) =>
     db.selectFrom('leadPageProgress').selectAll().where('leadId', '=', leadId).where('pageId', '=', pageId),
   );
@@ -72,15 +85,24 @@ export function createLeadProgressRepo(db: Db) {
      * for every visitor event that is not sent within a session.
      */
     leadByTokenHash: async (tokenHash: string) => (await leadByTokenHash({ tokenHash }))[0],
-    /** The statement that stores a resume point, for the event writer's batch. */
-    resumePointStatement: (point: ResumePoint): StatementText =>
-      resumePoint({
-        leadId: point.leadId,
-        pageId: point.pageId,
-        position: point.position,
-        reportedAt: point.reportedAt,
-        at: point.at,
-      }),
+    /**
+     * The statements that store a batch's resume points (at most one per lead and page), for the event
+     * writer's batch: on SQLite one per point, each prepared once; on PostgreSQL one for all.
+     */
+    resumePointStatements(points: readonly ResumePoint[]): StatementText[] {
+      if (dialect === 'sqlite' || points.length === 0)
+        return points.map((point) =>
+          resumePoint({
+            leadId: point.leadId,
+            pageId: point.pageId,
+            position: point.position,
+            reportedAt: point.reportedAt,
+            at: point.at,
+          }),
+        );
+      const rows = points.map((p) => [p.leadId, p.pageId, p.position, p.reportedAt, p.at]);
+      return [{ sql: RESUME_POINTS_POSTGRES, parameters: [JSON.stringify(rows)] }];
+    },
     /**
      * Marks the page complete for the lead (the first completion's time stays) and moves the lead on
      * to `moveTo` when it is given, within `trx`. The move only happens from the page completed (or

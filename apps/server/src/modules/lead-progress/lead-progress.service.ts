@@ -31,7 +31,7 @@ export interface ProgressSeen {
 export type InTransaction = (trx: Db) => Promise<void>;
 
 export interface LeadProgressServiceDeps {
-  progress: Pick<LeadProgressRepo, 'find' | 'leadByTokenHash' | 'complete' | 'resumePointStatement'>;
+  progress: Pick<LeadProgressRepo, 'find' | 'leadByTokenHash' | 'complete' | 'resumePointStatements'>;
   pages: FunnelPages;
 }
 
@@ -97,7 +97,7 @@ export function createLeadProgressService({ progress, pages }: LeadProgressServi
     },
 
     /** The statement that stores a resume point, for the event writer (decision 0017). */
-    resumePointStatement: progress.resumePointStatement,
+    resumePointStatements: progress.resumePointStatements,
   };
 }
 export type LeadProgressService = ReturnType<typeof createLeadProgressService>;

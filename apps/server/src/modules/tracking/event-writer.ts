@@ -38,9 +38,9 @@ export interface EventWriterDeps {
   /** Where batches commit: the SQLite write thread, or a PostgreSQL transaction (decision 0013). */
   database: Pick<DatabaseHandle, 'writeBatch'>;
   /** The statements of tracking's own writes. */
-  events: Pick<EventRepo, 'appendInserts' | 'endSession' | 'touchSession'>;
+  events: Pick<EventRepo, 'appendInserts' | 'endSession' | 'touchSessions'>;
   /** The statement of a resume point, which lead progress owns. */
-  progress: Pick<LeadProgressService, 'resumePointStatement'>;
+  progress: Pick<LeadProgressService, 'resumePointStatements'>;
   /**
    * The analytics rollups, kept in each batch's own transaction (decision 25): their statements join
    * the batch, planned under their lock. Left out, batches keep none.
@@ -101,8 +101,8 @@ export function createEventWriter(
       source[index] = { statement: statements.length };
       statements.push(events.endSession(op));
     }
-    for (const [id, at] of touches) statements.push(events.touchSession({ at, id }));
-    for (const p of positions.values()) statements.push(progress.resumePointStatement(p));
+    statements.push(...events.touchSessions(touches));
+    statements.push(...progress.resumePointStatements([...positions.values()]));
     const rowsOf = <T extends EventTable>(table: T) =>
       (inserts.get(table) ?? []) as Insertable<Database[T]>[];
     return {

@@ -10,6 +10,12 @@ export type EventRow = Insertable<Database[EventTable]>;
 /** SQLite binds at most 32,766 values per statement; the widest event row has 11 columns. */
 const ROWS_PER_INSERT = 1000;
 
+/** A batch's session touches in one statement (PostgreSQL): `[id, at]` pairs as one JSON parameter. */
+const TOUCH_SESSIONS_POSTGRES =
+  'update page_sessions as s set last_seen_at = cast(e->>1 as bigint) ' +
+  'from jsonb_array_elements(cast($1 as jsonb)) as e ' +
+  'where s.id = e->>0 and s.last_seen_at < cast(e->>1 as bigint)';
+
 /**
  * The SQL of tracking's writes, as statements for the event writer to send in its batches (it runs
  * none itself: decisions 0006, 0013). Each kind of statement is compiled once and filled in per
@@ -89,8 +95,15 @@ export function createEventRepo(db: Db, dialect: Dialect) {
         id: end.id,
         leadId: end.leadId,
       }),
-    /** The session was seen at `at` (never moves back). */
-    touchSession: (touch: { at: number; id: string }) => touchSession({ at: touch.at, id: touch.id }),
+    /**
+     * The sessions were seen at these times (never moving back): on SQLite a statement per session,
+     * prepared once; on PostgreSQL one for all, a round trip instead of one per session.
+     */
+    touchSessions(touches: ReadonlyMap<string, number>): StatementText[] {
+      if (dialect === 'sqlite' || touches.size === 0)
+        return [...touches].map(([id, at]) => touchSession({ at, id }));
+      return [{ sql: TOUCH_SESSIONS_POSTGRES, parameters: [JSON.stringify([...touches])] }];
+    },
   };
 }
 export type EventRepo = ReturnType<typeof createEventRepo>;
