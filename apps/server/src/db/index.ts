@@ -14,7 +14,7 @@ import pg from 'pg';
 import { CurrentSchemaPostgresDialect } from './current-schema-introspector';
 import { dialectOf, type Dialect } from './dialect';
 import { migrationsFor } from './migrations';
-import { allowDirectReads } from './reusable-query';
+import { allowDirectReads, preparedName } from './reusable-query';
 import { withStatementCache } from './sqlite-statements';
 import { sqliteWriteThread, type BatchWrite } from './sqlite-write-thread';
 import type { Database } from './schema';
@@ -55,11 +55,26 @@ export interface OpenDatabaseOptions {
 // int8 (bigint) columns hold epoch milliseconds, well inside Number's exact range.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
+/**
+ * A connection that runs the statements compiled once (reusable-query.ts) as named prepared
+ * statements: PostgreSQL parses and plans each once per connection, not on every tracking event.
+ * Kysely's driver calls `query(text, values)`; everything else passes through untouched.
+ */
+class PreparingClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const [text, values] = args;
+    const name = typeof text === 'string' && Array.isArray(values) ? preparedName(text) : undefined;
+    const run = super.query.bind(this) as (...given: unknown[]) => never;
+    return name === undefined ? run(...args) : run({ name, text, values });
+  }
+}
+
 export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions = {}): DatabaseHandle {
   const dialect = dialectOf(databaseUrl);
   if (dialect === 'postgres') {
     const pool = new pg.Pool({
       connectionString: databaseUrl,
+      Client: PreparingClient,
       max: options.poolSize ?? 10,
       // A database that does not answer at all fails the request in 10 s instead of hanging it.
       connectionTimeoutMillis: 10_000,

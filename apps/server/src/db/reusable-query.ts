@@ -48,6 +48,24 @@ function rowObjects(columns: readonly string[], rows: unknown[][]): Record<strin
   });
 }
 
+/**
+ * Texts of statements compiled once, each with a name under which PostgreSQL connections prepare it
+ * (`preparedName`): parsed and planned once per connection instead of on every run. Only these texts,
+ * whose number is fixed by the code, are named, so a connection never holds more than a few hundred.
+ */
+const preparedNames = new Map<string, string>();
+
+/** Marks a fixed statement text for preparing; returns the text. */
+export function prepared(sql: string): string {
+  if (!preparedNames.has(sql)) preparedNames.set(sql, `embudo_${preparedNames.size}`);
+  return sql;
+}
+
+/** The name a PostgreSQL connection prepares this text under, if it is one compiled once. */
+export function preparedName(sql: string): string | undefined {
+  return preparedNames.get(sql);
+}
+
 /** A statement as a connection runs it: SQL text and its parameters in order. */
 export interface StatementText {
   sql: string;
@@ -66,6 +84,7 @@ export function compileTemplate<Name extends string>(
 ): (values: Record<Name, Value>) => StatementText {
   const standIns = Object.fromEntries(names.map((name) => [name, `${SLOT}${name}`])) as Record<Name, never>;
   const compiled = build(standIns).compile();
+  prepared(compiled.sql);
   const slots = compiled.parameters.map((parameter) =>
     typeof parameter === 'string' && parameter.startsWith(SLOT)
       ? (parameter.slice(SLOT.length) as Name)

@@ -1,4 +1,4 @@
-import { compileTemplate, reusableQuery, type StatementText } from '../../db/reusable-query';
+import { compileTemplate, prepared, reusableQuery, type StatementText } from '../../db/reusable-query';
 import type { Db } from '../../db';
 import type { Dialect } from '../../db/dialect';
 
@@ -22,13 +22,14 @@ export interface ResumePoint {
  * A batch's resume points in one statement (PostgreSQL, where each statement of a batch is a round trip
  * on the writer's connection): the rows as one JSON parameter, with the single row's rule.
  */
-const RESUME_POINTS_POSTGRES =
+const RESUME_POINTS_POSTGRES = prepared(
   'insert into lead_page_progress (lead_id, page_id, completed_at, last_video_position, last_video_at, updated_at) ' +
-  "select e->>0, e->>1, null, cast(e->>2 as double precision), cast(e->>3 as bigint), cast(e->>4 as bigint) " +
-  'from jsonb_array_elements(cast($1 as jsonb)) as e ' +
-  'on conflict (lead_id, page_id) do update set last_video_position = excluded.last_video_position, ' +
-  'last_video_at = excluded.last_video_at, updated_at = excluded.updated_at ' +
-  'where lead_page_progress.last_video_at is null or lead_page_progress.last_video_at <= excluded.last_video_at';
+    'select e->>0, e->>1, null, cast(e->>2 as double precision), cast(e->>3 as bigint), cast(e->>4 as bigint) ' +
+    'from jsonb_array_elements(cast($1 as jsonb)) as e ' +
+    'on conflict (lead_id, page_id) do update set last_video_position = excluded.last_video_position, ' +
+    'last_video_at = excluded.last_video_at, updated_at = excluded.updated_at ' +
+    'where lead_page_progress.last_video_at is null or lead_page_progress.last_video_at <= excluded.last_video_at',
+);
 
 export function createLeadProgressRepo(db: Db, dialect: Dialect) {
   const byLeadAndPage = reusableQuery(db, ['leadId', 'pageId'], ({ leadId, pageId }) =>
