@@ -82,7 +82,7 @@ interface Acknowledged {
   clientEventId: string;
 }
 
-interface Session {
+export interface Session {
   token: string;
   leadId: string;
   sessionId: string;
@@ -181,10 +181,15 @@ export function formatResult(r: DurabilityResult): string {
   ].join('\n');
 }
 
-async function startSession(url: string, token: string): Promise<string> {
+/** Starts a page session of the lead; `headers` are added to the request (an X-Forwarded-For). */
+export async function startSession(
+  url: string,
+  token: string,
+  headers: Record<string, string> = {},
+): Promise<string> {
   const response = await fetch(`${url}/api/funnel/track/page`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ token, startReason: 'INITIAL_LOAD', details: { sessionCount: 1 } }),
   });
   const body = (await response.json()) as { data?: { idTrackingPageSession?: string } | null };
@@ -195,13 +200,14 @@ async function startSession(url: string, token: string): Promise<string> {
   return id;
 }
 
-/** Sends one event and says what became of it. */
-async function send(
+/** Sends one event and says what became of it; `headers` are added to the request. */
+export async function send(
   url: string,
   kind: 'video' | 'action',
   session: Session,
   clientEventId: string,
   seq: number,
+  headers: Record<string, string> = {},
 ): Promise<'acknowledged' | 'unanswered' | 'otherStatus' | 'refused'> {
   const now = Date.now();
   const body =
@@ -228,7 +234,7 @@ async function send(
   try {
     response = await fetch(`${url}/api/funnel/track/${kind}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
     });
   } catch {

@@ -22,6 +22,8 @@ export interface ServerOptions {
    * `npm run build` first.
    */
   run?: 'source' | 'bundle';
+  /** The port to listen on (a server started again where it was); default a free one. */
+  port?: number;
 }
 
 /** The command line of a server run that way, for reports. */
@@ -52,7 +54,7 @@ export async function startServer(
   servers: RunningServer[],
   options: ServerOptions = {},
 ): Promise<RunningServer> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const [command, args] =
     options.run === 'bundle' ? [process.execPath, [...SERVER_NODE_FLAGS, SERVER_BUNDLE]] : [TSX, [MAIN]];

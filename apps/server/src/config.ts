@@ -99,6 +99,7 @@ const EnvSchema = z.object({
   SESSION_IDLE_DAYS: count(1, 365, 7),
   SIGN_IN_ATTEMPTS: count(0, 1_000_000, 10),
   SIGN_IN_WINDOW_MINUTES: count(1, 24 * 60, 15),
+  WORKERS: count(1, 64, 1),
   LEGAL_CONTACT_EMAIL: z
     .string()
     .trim()
@@ -125,7 +126,7 @@ export interface Config {
   /** A request whose headers and body have not all arrived by then is cut with 408. */
   requestTimeoutMs: number;
   bodyLimitBytes: number;
-  /** Shared rate-limit counters when several processes serve (architecture §2). */
+  /** Shared rate-limit counters when several processes serve (architecture §2, decision 28). */
   redisUrl: string | null;
   /** Requests per minute per client address on the public visitor API; 0 turns the limit off. */
   rateLimitPerMinute: number;
@@ -158,6 +159,11 @@ export interface Config {
   contentCacheBytes: number;
   /** The Studio's sessions and sign-in (decision 21). */
   studio: StudioSettings;
+  /**
+   * Server processes on this machine (WORKERS, default 1): more than one runs node's cluster, on
+   * PostgreSQL only (decision 28).
+   */
+  workers: number;
 }
 
 export interface StudioSettings {
@@ -180,7 +186,10 @@ export interface OwnerLimits {
   richTextChars: number;
   /** Characters of text (rich text, links, video fields) of all of a funnel's pages together. */
   funnelContentChars: number;
-  /** Owner API requests per API key per minute, counted in each process; 0 turns the limit off. */
+  /**
+   * Owner API requests per API key (or Studio session) per minute, counted in Redis when REDIS_URL is
+   * set (shared by every process), else in this process; 0 turns the limit off.
+   */
   requestsPerMinute: number;
 }
 
@@ -245,5 +254,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signInAttempts: e.SIGN_IN_ATTEMPTS,
       signInWindowMs: e.SIGN_IN_WINDOW_MINUTES * 60_000,
     },
+    workers: e.WORKERS,
   };
 }

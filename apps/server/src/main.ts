@@ -1,20 +1,20 @@
 import { buildApp } from './app';
 import { startJobs } from './jobs';
-import { ConfigError, loadConfig, loadEnvFileIfPresent } from './config';
+import { checkWorkers, isClusterWorker, runPrimary } from './cluster';
+import { ConfigError, loadConfig, loadEnvFileIfPresent, type Config } from './config';
+import type { DatabaseHandle } from './db';
 import { openDatabaseWithRetry } from './db/open-with-retry';
 import { formatDemoLinks } from './modules/demo/demo.format';
 import { seedDemo } from './modules/demo/demo.seed';
 import { formatDemoStudio, seedDemoOwner } from './modules/demo/demo-owner';
+import { createServices, type Services } from './services';
 
-/** `npm start`: configure, migrate, seed the demo into an empty embedded database, serve. */
-async function main(): Promise<void> {
-  loadEnvFileIfPresent();
-  const config = loadConfig();
-  const database = await openDatabaseWithRetry(config.databaseUrl, (line) =>
-    process.stderr.write(`${line}\n`),
-  );
-
-  const { server, services } = await buildApp({ config, database });
+/**
+ * What a start does once, before serving: rebuild pending analytics, seed the demo into an empty
+ * embedded database (SEED_DEMO), and the lines to print once serving. With WORKERS above 1 the
+ * primary does it, before it starts the workers (decision 28).
+ */
+async function prepare(services: Services, config: Config, database: DatabaseHandle): Promise<string[]> {
   // Data stored before the analytics rollups (migration 0010) counts once they are rebuilt from it.
   if (await services.analytics.rebuildIfPending())
     process.stderr.write('analytics: rollups rebuilt from the data stored before them\n');
@@ -29,6 +29,66 @@ async function main(): Promise<void> {
   // The demo's Studio user, to sign in to the Studio with (issue 18).
   const studio = demo ? await seedDemoOwner(services, demo.accountSlug) : undefined;
   const firstRun = !demo && !(await services.users.anyUser());
+  const processes = config.workers > 1 ? `, ${String(config.workers)} processes` : '';
+  return [
+    '',
+    `Embudo is serving on ${config.publicUrl} (database: ${database.label}${processes})`,
+    `  API docs: ${config.publicUrl}/api/docs`,
+    ...(config.legalContactEmail
+      ? []
+      : [
+          '  Warning: LEGAL_CONTACT_EMAIL is not set. Legal pages of accounts without their own contact',
+          '  address tell visitors to write to whoever sent them the link. Set it to your address.',
+        ]),
+    ...(demo
+      ? [...formatDemoLinks(demo), ...(studio ? formatDemoStudio(studio) : [])]
+      : accounts.length > 0
+        ? []
+        : ['  No accounts yet: npm run embudo -- account create --slug you --name "You"']),
+    ...(firstRun ? [`  Studio: ${services.links.studioUrl} (first run: create the first owner there)`] : []),
+    '',
+  ];
+}
+
+/**
+ * WORKERS above 1, the primary: migrates (openDatabaseWithRetry) and prepares once, closes its
+ * database, then starts the workers, which serve.
+ */
+async function primary(config: Config): Promise<void> {
+  const say = (line: string) => process.stderr.write(`${line}\n`);
+  const database = await openDatabaseWithRetry(config.databaseUrl, say);
+  let lines: string[];
+  try {
+    lines = await prepare(await createServices(database, config), config, database);
+  } finally {
+    await database.close();
+  }
+  runPrimary({
+    workers: config.workers,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+    say,
+    onListening: () => {
+      say(lines.join('\n'));
+    },
+  });
+}
+
+/** `npm start`: configure, migrate, seed the demo into an empty embedded database, serve. */
+async function main(): Promise<void> {
+  loadEnvFileIfPresent();
+  const config = loadConfig();
+  checkWorkers(config);
+  if (config.workers > 1 && !isClusterWorker()) {
+    await primary(config);
+    return;
+  }
+  const database = await openDatabaseWithRetry(config.databaseUrl, (line) =>
+    process.stderr.write(`${line}\n`),
+  );
+
+  const { server, services } = await buildApp({ config, database });
+  // A worker of the cluster: the primary migrated, prepared and prints the links.
+  const lines = isClusterWorker() ? [] : await prepare(services, config, database);
 
   const jobs = startJobs(services, config, server.log);
   let closing = false;
@@ -64,25 +124,7 @@ async function main(): Promise<void> {
   });
 
   await server.listen({ port: config.port, host: config.host });
-  const lines = [
-    '',
-    `Embudo is serving on ${config.publicUrl} (database: ${database.label})`,
-    `  API docs: ${config.publicUrl}/api/docs`,
-    ...(config.legalContactEmail
-      ? []
-      : [
-          '  Warning: LEGAL_CONTACT_EMAIL is not set. Legal pages of accounts without their own contact',
-          '  address tell visitors to write to whoever sent them the link. Set it to your address.',
-        ]),
-    ...(demo
-      ? [...formatDemoLinks(demo), ...(studio ? formatDemoStudio(studio) : [])]
-      : accounts.length > 0
-        ? []
-        : ['  No accounts yet: npm run embudo -- account create --slug you --name "You"']),
-    ...(firstRun ? [`  Studio: ${services.links.studioUrl} (first run: create the first owner there)`] : []),
-    '',
-  ];
-  process.stderr.write(`${lines.join('\n')}\n`);
+  if (lines.length > 0) process.stderr.write(`${lines.join('\n')}\n`);
 }
 
 main().catch((error: unknown) => {

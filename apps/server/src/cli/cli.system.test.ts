@@ -102,6 +102,33 @@ describe.each(TEST_DIALECTS)('embudo CLI on %s', (dialect) => {
     }
   });
 
+  it('backup copies the embedded database to a new file, and points PostgreSQL to pg_dump', async () => {
+    expect((await embudo('demo')).code).toBe(0);
+    const copy = join(dir, 'backup.db');
+    const result = await embudo('backup', copy);
+    if (dialect === 'postgres') {
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('pg_dump');
+      return;
+    }
+    expect(result.code, result.stderr).toBe(0);
+    const original = openDatabase(databaseUrl);
+    const backup = openDatabase(`sqlite:${copy}`);
+    try {
+      const slugs = async (db: Db) =>
+        (await db.selectFrom('accounts').select('slug').orderBy('slug').execute()).map((a) => a.slug);
+      expect(await slugs(backup.db)).toEqual(await slugs(original.db));
+      expect(await slugs(backup.db)).toContain('demo');
+    } finally {
+      await original.close();
+      await backup.close();
+    }
+    // A second backup never overwrites the first.
+    const again = await embudo('backup', copy);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('exists already');
+  });
+
   it('demo --json prints the promised shape, the same twice, without duplicating data', async () => {
     const first = await embudo('demo', '--json');
     expect(first.code, first.stderr).toBe(0);

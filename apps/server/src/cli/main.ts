@@ -11,7 +11,8 @@ import {
 } from '@embudo/contracts';
 import { Command, InvalidArgumentError } from 'commander';
 import { z, ZodError } from 'zod';
-import { ConfigError } from '../config';
+import { ConfigError, loadConfig, loadEnvFileIfPresent } from '../config';
+import { backupSqlite } from '../db/backup';
 import { HttpError } from '../lib/http-errors';
 import { formatDemoLinks } from '../modules/demo/demo.format';
 import { seedDemo } from '../modules/demo/demo.seed';
@@ -362,6 +363,19 @@ program
       };
     }),
   );
+
+program
+  .command('backup')
+  .description(
+    'copy the embedded SQLite database to a new file, consistently, while the server runs ' +
+      '(PostgreSQL: pg_dump, see deploy/README.md)',
+  )
+  .argument('<file>', 'the new file')
+  .action(async (file: string) => {
+    loadEnvFileIfPresent();
+    const { pages } = await backupSqlite(loadConfig().databaseUrl, file);
+    process.stdout.write(`${printable(`backed up ${String(pages)} pages to ${file}`)}\n`);
+  });
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const message =
