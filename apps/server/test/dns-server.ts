@@ -75,6 +75,11 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
     set: (name, records) => zone.set(key(name), records),
     remove: (name) => zone.delete(key(name)),
     asked,
-    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        socket.close(() => {
+          resolve();
+        });
+      }),
   };
 }

@@ -21,9 +21,6 @@ const domainsKey = ['domains'] as const;
 export function DomainsScreen() {
   const t = useMessages(settingsMessages);
   const isOwner = useCan('owner');
-  const formatDate = useFormatDate();
-  const notify = useToast();
-  const queryClient = useQueryClient();
   const domains = useQuery({ queryKey: domainsKey, queryFn: () => api(ROUTE_PATHS.domains.list, {}) });
   return (
     <Stack>

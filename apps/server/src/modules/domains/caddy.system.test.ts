@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TLSSocket } from 'node:tls';
+import { TLSSocket } from 'node:tls';
 import { Domain } from '@embudo/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServerBundle, SERVER_NODE_FLAGS } from '../../../../../scripts/build-server';
@@ -26,15 +26,15 @@ const BASE = 'base.embudo.test';
 const HEADLINE = 'La oferta en tu propio dominio';
 
 interface Child {
-  process: ChildProcess;
+  process: ChildProcessWithoutNullStreams;
   output: () => string;
 }
 
 function start(command: string, args: string[], env: Record<string, string>): Child {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: 'pipe' });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { process: child, output: () => output };
 }
 
@@ -70,8 +70,8 @@ export function testCaddyfile(shipped: string, ports: { http: number; https: num
 describe('custom domains behind Caddy', () => {
   let dir: string;
   let dns: TestDnsServer;
-  let server: Child;
-  let caddy: Child;
+  let server: Child | undefined;
+  let caddy: Child | undefined;
   let serverUrl = '';
   let httpsPort = 0;
   let rootCa = '';
@@ -93,7 +93,8 @@ describe('custom domains behind Caddy', () => {
           agent: false,
         },
         (res) => {
-          const issuer = String((res.socket as TLSSocket).getPeerCertificate().issuer.CN);
+          const issuer =
+            res.socket instanceof TLSSocket ? String(res.socket.getPeerCertificate().issuer.CN) : '';
           let body = '';
           res.on('data', (chunk: Buffer) => (body += chunk.toString()));
           res.on('end', () => {
@@ -134,9 +135,9 @@ describe('custom domains behind Caddy', () => {
   };
 
   beforeAll(async () => {
+    dns = await startTestDnsServer();
     expect(existsSync(CADDY), `${CADDY} (Debian's caddy package; .ci/run installs it)`).toBe(true);
     dir = mkdtempSync(join(tmpdir(), 'embudo-caddy-'));
-    dns = await startTestDnsServer();
     dns.set(BASE, { a: ['127.0.0.1'] });
     const [port, httpPort] = [await freePort(), await freePort()];
     httpsPort = await freePort();
@@ -156,7 +157,7 @@ describe('custom domains behind Caddy', () => {
     await services.writer.drain();
     await database.close();
 
-    server = start(process.execPath, [...SERVER_NODE_FLAGS, await buildServerBundle()], {
+    const embudo = start(process.execPath, [...SERVER_NODE_FLAGS, await buildServerBundle()], {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: databaseUrl,
@@ -170,22 +171,24 @@ describe('custom domains behind Caddy', () => {
       GEO_DATABASE: 'off',
       LOG_LEVEL: 'warn',
     });
-    await waitFor(() => server.output().includes('Embudo is serving on'), 'the server to start');
+    server = embudo;
+    await waitFor(() => embudo.output().includes('Embudo is serving on'), 'the server to start');
 
     const caddyfile = join(dir, 'Caddyfile');
     writeFileSync(
       caddyfile,
       testCaddyfile(readFileSync(CADDYFILE, 'utf8'), { http: httpPort, https: httpsPort }),
     );
-    caddy = start(CADDY, ['run', '--config', caddyfile, '--adapter', 'caddyfile'], {
+    const proxy = start(CADDY, ['run', '--config', caddyfile, '--adapter', 'caddyfile'], {
       EMBUDO_BASE_DOMAIN: BASE,
       EMBUDO_UPSTREAM: `127.0.0.1:${port}`,
       HOME: dir,
       XDG_DATA_HOME: join(dir, 'data'),
       XDG_CONFIG_HOME: join(dir, 'config'),
     });
+    caddy = proxy;
     const root = join(dir, 'data/caddy/pki/authorities/local/root.crt');
-    await waitFor(() => existsSync(root), `Caddy's local root certificate\n${caddy.output()}`);
+    await waitFor(() => existsSync(root), `Caddy's local root certificate\n${proxy.output()}`);
     rootCa = readFileSync(root, 'utf8');
     // Ready when the base domain's ordinary certificate is served.
     await waitFor(
@@ -194,14 +197,14 @@ describe('custom domains behind Caddy', () => {
           (r) => r.status === 200,
           () => false,
         ),
-      `Caddy to serve the base domain\n${caddy.output()}`,
+      `Caddy to serve the base domain\n${proxy.output()}`,
     );
   });
 
   afterAll(async () => {
     caddy?.process.kill('SIGKILL');
     server?.process.kill('SIGKILL');
-    await dns?.close();
+    await dns.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -215,7 +218,7 @@ describe('custom domains behind Caddy', () => {
   it('gives a verified domain a certificate on demand, and serves its lead page over HTTPS', async () => {
     await connect('offers.verified.test', true);
     const page = await httpsGet('offers.verified.test', `/${token}`);
-    expect(page.status, caddy.output()).toBe(200);
+    expect(page.status, caddy?.output()).toBe(200);
     expect(page.body).toContain(HEADLINE);
     expect(page.issuer).toMatch(/Caddy Local Authority/);
   });
