@@ -165,10 +165,13 @@ function DnsRecords({ domain }: { domain: Domain }) {
     </fieldset>
   );
   return (
-    <div className={styles.recordList}>
-      {record('ownership', domain.records.ownership)}
-      {record('target', domain.records.target)}
-    </div>
+    <>
+      <div className={styles.recordList}>
+        {record('ownership', domain.records.ownership)}
+        {record('target', domain.records.target)}
+      </div>
+      <p className={styles.recordHint}>{t('apexHint', { target: domain.records.target.value })}</p>
+    </>
   );
 }
 

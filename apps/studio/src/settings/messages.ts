@@ -110,6 +110,8 @@ export const settingsMessages = defineMessages({
     recordTarget: 'Registro {type}: dirige el dominio a este servidor',
     recordName: 'Nombre',
     recordValue: 'Valor',
+    apexHint:
+      'En un dominio sin subdominio (tumarca.com), donde no cabe un CNAME, crea registros A/AAAA con las direcciones de {target}.',
     host: 'Dominio',
     hostHint: 'Por ejemplo ofertas.tumarca.com',
     addDomain: 'Añadir dominio',
@@ -226,6 +228,8 @@ export const settingsMessages = defineMessages({
     recordTarget: 'Registro {type}: aponta o domínio para este servidor',
     recordName: 'Nome',
     recordValue: 'Valor',
+    apexHint:
+      'Num domínio sem subdomínio (suamarca.com), onde não cabe um CNAME, crie registros A/AAAA com os endereços de {target}.',
     host: 'Domínio',
     hostHint: 'Por exemplo ofertas.suamarca.com',
     addDomain: 'Adicionar domínio',
@@ -342,6 +346,8 @@ export const settingsMessages = defineMessages({
     recordTarget: '{type} record: points the domain at this server',
     recordName: 'Name',
     recordValue: 'Value',
+    apexHint:
+      "On a domain without a subdomain (yourbrand.com), which can't have a CNAME, create A/AAAA records with the addresses of {target} instead.",
     host: 'Domain',
     hostHint: 'For example offers.yourbrand.com',
     addDomain: 'Add domain',

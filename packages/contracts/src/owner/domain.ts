@@ -7,7 +7,7 @@ export type DomainCreate = z.infer<typeof DomainCreate>;
 /**
  * Where a custom domain stands (decision 27): `pending` until its DNS records are first seen,
  * `verified` while they are, `failing` once a verified domain's records are no longer seen (it keeps
- * serving for DOMAIN_FAILING_GRACE_DAYS, then stops).
+ * serving for 7 days, then stops).
  */
 export const DOMAIN_STATES = ['pending', 'verified', 'failing'] as const;
 export const DomainState = z.enum(DOMAIN_STATES);
