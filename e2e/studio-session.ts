@@ -20,9 +20,9 @@ export interface StudioServer {
   studio: DemoStudio;
 }
 
-/** A real server with the demo and its Studio owner, as `npm start` makes them. */
-export async function startStudioServer(): Promise<StudioServer> {
-  const server = await startTestServer('sqlite', { RATE_LIMIT_PER_MINUTE: '0', PIXEL_WORKER: 'off' });
+/** A real server with the demo and its Studio owner, as `npm start` makes them (`env`: more settings). */
+export async function startStudioServer(env: Record<string, string> = {}): Promise<StudioServer> {
+  const server = await startTestServer('sqlite', { RATE_LIMIT_PER_MINUTE: '0', PIXEL_WORKER: 'off', ...env });
   const demo = await seedDemo(server.services, server.url);
   const studio = await seedDemoOwner(server.services, demo.accountSlug);
   return { server, demo, studio };

@@ -1,6 +1,7 @@
 import type { LeadCreated, PreviewCreated } from '@embudo/contracts';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markDomainVerified } from '../apps/server/test/fixtures';
 import { api, startTestServer, type TestServer } from '../apps/server/test/server';
 import { launchChromium } from './chromium';
 
@@ -172,6 +173,8 @@ describe('visitor views in English in Chromium (visitor-behaviour §2.2)', () =>
     await owner(enKey, 'POST', '/domains', { host: CUSTOM_HOST }, 201);
     // The owner API accepts a reserved test domain; the visitor app never serves pages on it (visitor-behaviour §2.2 step 3).
     await owner(enKey, 'POST', '/domains', { host: RESERVED_HOST }, 201);
+    // Both proved by DNS, as if their records had been seen (decision 27).
+    for (const host of [CUSTOM_HOST, RESERVED_HOST]) await markDomainVerified(server.database.db, host);
     const poster = `${server.url}/assets/demo/poster.jpg`;
     chatUrl = `${server.url}/api/health?chat=en`;
 

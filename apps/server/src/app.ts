@@ -142,7 +142,7 @@ export async function buildApp({ config, database, logStream, now }: AppOptions)
   // Before the visitor scope: not counted against its rate limit, and never the visitor page's 404.
   await server.register(faviconRoutes, { file: `${ASSETS_DIR}/favicon.ico` });
   await server.register(healthRoutes, { db: database.db, dialect: database.dialect });
-  await server.register(tlsAskRoute, { domains: services.domains });
+  await server.register(tlsAskRoute, { domains: services.domains, allowed: config.domains.tlsAskAllow });
   await server.register(
     async (owner) => {
       owner.decorateRequest('ownerAccess', null);

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { DEV_BASE_DOMAINS, OWNER_LIMIT_DEFAULTS, RICH_TEXT_MAX } from '@embudo/contracts';
 import { z } from 'zod';
 
@@ -21,6 +22,13 @@ const count = (min: number, max: number, fallback: number) =>
 export const DEFAULT_CONTENT_CACHE_BYTES = 32 * 1024 * 1024;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A DNS server as node's resolver takes it: an IP address, `ipv4:port` or `[ipv6]:port`. */
+function isDnsServer(value: string): boolean {
+  const withPort = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(value);
+  if (withPort) return isIP(withPort[1] ?? withPort[2] ?? '') !== 0 && Number(withPort[3]) <= 65535;
+  return isIP(value) !== 0;
+}
 
 /**
  * Every setting, read from the environment once at start-up. A bad value stops the server with a
@@ -100,6 +108,39 @@ const EnvSchema = z.object({
   SIGN_IN_ATTEMPTS: count(0, 1_000_000, 10),
   SIGN_IN_WINDOW_MINUTES: count(1, 24 * 60, 15),
   WORKERS: count(1, 64, 1),
+  DOMAIN_TARGET: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .default('')
+    .refine((v) => v === '' || /^[a-z0-9.:-]+$/.test(v), 'a host name such as domains.embudo.example'),
+  DNS_SERVERS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0),
+    )
+    .refine(
+      (list) => list.every(isDnsServer),
+      'a comma-separated list of DNS server addresses, each ip or ip:port (e.g. 127.0.0.1:5300)',
+    ),
+  DOMAIN_CHECK_MINUTES: count(1, 7 * 24 * 60, 60),
+  TLS_ASK_ALLOW: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0),
+    )
+    .refine(
+      (list) => list.every((s) => isIP(s) !== 0),
+      'a comma-separated list of IP addresses (the TLS proxies that ask)',
+    ),
   LEGAL_CONTACT_EMAIL: z
     .string()
     .trim()
@@ -164,6 +205,19 @@ export interface Config {
    * PostgreSQL only (decision 28).
    */
   workers: number;
+  /** Custom domains' DNS verification and certificates (decision 27). */
+  domains: DomainSettings;
+}
+
+export interface DomainSettings {
+  /** The host custom domains point at with a CNAME (DOMAIN_TARGET; default the PUBLIC_URL's host). */
+  target: string;
+  /** The DNS servers verification asks (DNS_SERVERS, `ip` or `ip:port`); empty: the system's. */
+  dnsServers: string[];
+  /** How often each domain's records are looked up again (DOMAIN_CHECK_MINUTES, default 60). */
+  checkIntervalMs: number;
+  /** Addresses besides the loopback that may call /internal/tls/ask (TLS_ASK_ALLOW). */
+  tlsAskAllow: string[];
 }
 
 export interface StudioSettings {
@@ -255,5 +309,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signInWindowMs: e.SIGN_IN_WINDOW_MINUTES * 60_000,
     },
     workers: e.WORKERS,
+    domains: {
+      target: e.DOMAIN_TARGET === '' ? publicHost : e.DOMAIN_TARGET,
+      dnsServers: e.DNS_SERVERS,
+      checkIntervalMs: e.DOMAIN_CHECK_MINUTES * 60_000,
+      tlsAskAllow: e.TLS_ASK_ALLOW,
+    },
   };
 }

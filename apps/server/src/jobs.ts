@@ -6,6 +6,11 @@ import type { Services } from './services';
 /** How often the server looks for sessions whose end never arrived. */
 const SWEEP_EVERY_MS = 60_000;
 /**
+ * How often the server looks for custom domains due for a check (each is due DOMAIN_CHECK_MINUTES
+ * after its last): a domain is claimed by one runner, whichever process finds it first.
+ */
+const DOMAIN_CHECKS_EVERY_MS = 60_000;
+/**
  * A session with no event for twice the visitor's inactivity timeout is closed by the server: the
  * browser would have ended it itself by then, so its end request was lost (a crash, a dead battery).
  */
@@ -17,7 +22,7 @@ export interface Jobs {
 
 /** Background work of a serving process (not of the CLI or of tests that do not ask for it). */
 export function startJobs(
-  services: Pick<Services, 'pixelWorker' | 'tracking'>,
+  services: Pick<Services, 'pixelWorker' | 'tracking' | 'domains'>,
   config: Pick<Config, 'pixelWorker' | 'pixelApiUrl'>,
   log: FastifyBaseLogger,
 ): Jobs {
@@ -45,10 +50,30 @@ export function startJobs(
   };
   const timer = setInterval(sweep, SWEEP_EVERY_MS);
   timer.unref();
+
+  // Custom domains' DNS records, looked up again (decision 27).
+  let checking: Promise<void> | null = null;
+  const checkDomains = (): void => {
+    checking ??= services.domains
+      .checkDue()
+      .then((checked) => {
+        if (checked > 0) log.info({ checked }, 'custom domains checked');
+      })
+      .catch((error: unknown) => {
+        log.error({ err: error }, 'checking custom domains failed');
+      })
+      .finally(() => {
+        checking = null;
+      });
+  };
+  const domainTimer = setInterval(checkDomains, DOMAIN_CHECKS_EVERY_MS);
+  domainTimer.unref();
+  checkDomains();
   return {
     async stop() {
       clearInterval(timer);
-      await Promise.all([sweeping, pixelWorker?.stop()]);
+      clearInterval(domainTimer);
+      await Promise.all([sweeping, checking, pixelWorker?.stop()]);
     },
   };
 }

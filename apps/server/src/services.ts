@@ -23,6 +23,8 @@ import { createAccountRepo } from './modules/accounts/account.repo';
 import { createAccountService } from './modules/accounts/account.service';
 import { createDomainRepo } from './modules/domains/domain.repo';
 import { createDomainService } from './modules/domains/domain.service';
+import { createDnsLookups, type DnsLookups } from './modules/domains/dns-check';
+import { createLocalDomainChanges } from './modules/domains/served-hosts';
 import { createFunnelRepo } from './modules/funnels/funnel.repo';
 import { createFunnelService } from './modules/funnels/funnel.service';
 import { createFunnelTemplateService } from './modules/funnels/templates/funnel-template.service';
@@ -58,8 +60,11 @@ export type ServicesConfig = Pick<Config, 'publicUrl' | 'baseDomains'> &
       | 'contentCacheBytes'
       | 'studio'
       | 'analyticsRollups'
+      | 'domains'
     >
   > & {
+    /** Tests answer DNS lookups themselves. */
+    dns?: DnsLookups;
     /** Tests count or replace password hashing (decision 21). */
     passwords?: PasswordHasher;
     /** Tests move the clock of sessions. */
@@ -94,7 +99,7 @@ export function createRepos(database: Pick<DatabaseHandle, 'db' | 'dialect'>) {
   const { db, dialect } = database;
   return {
     accounts: createAccountRepo(db),
-    domains: createDomainRepo(db),
+    domains: createDomainRepo(db, dialect),
     funnels: createFunnelRepo(db),
     pages: createPageRepo(db, dialect),
     leads: createLeadRepo(db),
@@ -162,7 +167,21 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     events: writer,
     rollups: rollupIngest,
   });
-  const domains = createDomainService({ domains: repos.domains, baseDomains: config.baseDomains });
+  const domainSettings = config.domains ?? {
+    target: new URL(config.publicUrl).hostname,
+    dnsServers: [],
+    checkIntervalMs: 60 * 60_000,
+    tlsAskAllow: [],
+  };
+  const domains = createDomainService({
+    domains: repos.domains,
+    baseDomains: config.baseDomains,
+    target: domainSettings.target,
+    dns: config.dns ?? createDnsLookups(domainSettings.dnsServers),
+    checkIntervalMs: domainSettings.checkIntervalMs,
+    // One process's changes; several processes share them through Redis (issue 20, item 4).
+    changes: createLocalDomainChanges(),
+  });
   const previews = createPreviewService({
     previews: repos.previews,
     pages: repos.pages,
@@ -172,7 +191,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
   });
   const visitorPages = createVisitorPagesService({
     accounts: repos.accounts,
-    domains: repos.domains,
+    domains,
     funnels: repos.funnels,
     pages: repos.pages,
     leadPages: repos.leadPages,

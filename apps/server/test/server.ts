@@ -30,6 +30,8 @@ export async function startTestServer(
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_URL: `http://127.0.0.1:${port}`,
+    // No test asks the real DNS: a closed local port answers every lookup with an error at once.
+    DNS_SERVERS: '127.0.0.1:9',
     ...env,
   });
   const logStream = new PassThrough();

@@ -25,7 +25,18 @@ export interface Database {
     /** The key's first characters, shown to tell keys apart (migration 0009); null on older keys. */
     prefix: string | null;
   };
-  domains: { id: string; accountId: string; host: string; createdAt: number };
+  domains: {
+    id: string;
+    accountId: string;
+    host: string;
+    createdAt: number;
+    verifyToken: string;
+    state: 'pending' | 'verified' | 'failing';
+    failure: string | null;
+    checkedAt: number | null;
+    failingSince: number | null;
+    nextCheckAt: number;
+  };
   funnels: {
     id: string;
     accountId: string;

@@ -257,6 +257,7 @@ const ROUTES: OwnerRoute[] = [
   },
   // Only bad ids are sent here, so any existing id will do.
   { method: 'DELETE', path: '/domains/:id', target: 'funnel' },
+  { method: 'POST', path: '/domains/:id/verify', target: 'funnel' },
 ];
 
 /** One bad request and what its refusal must say. */

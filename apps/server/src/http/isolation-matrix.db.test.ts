@@ -16,7 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TEST_DIALECTS } from '../../test/databases';
-import type { TABLES } from '../../test/fixtures';
+import { markDomainVerified, type TABLES } from '../../test/fixtures';
 import { api, startTestServer, type TestServer } from '../../test/server';
 import { NO_RATE_LIMIT, read, sessionDetails, type Answer } from '../../test/visitor';
 import type { Db } from '../db';
@@ -435,6 +435,11 @@ const ROUTES: RouteCase[] = [
   owner('GET', '/domains', { status: 200, shows: () => A_HOST, ownData: () => B_HOST }),
   owner('POST', '/domains', { body: () => ({ host: `caller-${++edits}.example.com` }), status: 201 }),
   owner('DELETE', '/domains/:id', { target: (_w, t) => made(t.spare), needs: 'spareDomain', status: 204 }),
+  owner('POST', '/domains/:id/verify', {
+    target: (_w, t) => made(t.spare),
+    needs: 'spareDomain',
+    status: 200,
+  }),
   // The Studio's members and invitations (issue 18): an account's own.
   owner('GET', '/members', { status: 200 }),
   owner('PATCH', '/members/:id', {
@@ -677,11 +682,11 @@ const ROUTES: RouteCase[] = [
   })),
   open(
     'GET',
-    '/api/tls/ask',
+    '/internal/tls/ask',
     'nothing: Caddy’s on-demand TLS ask, answers only whether a host is served',
     () => ({
       method: 'GET',
-      path: `/api/tls/ask?domain=${A_HOST}`,
+      path: `/internal/tls/ask?domain=${A_HOST}`,
     }),
   ),
   ...(
@@ -1014,6 +1019,8 @@ describe.each(TEST_DIALECTS)('isolation matrix on %s', (dialect) => {
       {},
     );
     const domain = await created(Domain, key, '/domains', { host });
+    // Verified, so that the custom host serves (decision 27).
+    await markDomainVerified(server.database.db, host);
     const leadMade = await newLead({ key, funnel: funnelId }, lead);
     return { account, key, funnel: funnelId, pages, lead: leadMade, previewToken, domain };
   }

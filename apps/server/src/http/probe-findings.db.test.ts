@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newAccount, newFunnel } from '../../test/fixtures';
+import { addVerifiedDomain, markDomainVerified, newAccount, newFunnel } from '../../test/fixtures';
 import { api, startTestServer, type TestServer } from '../../test/server';
 import { TEST_DIALECTS } from '../../test/databases';
 import { viteAppDistDir } from './vite-apps';
@@ -19,6 +19,7 @@ describe.each(TEST_DIALECTS)('probe findings on %s', (dialect) => {
   const CUSTOM_HOST = 'promo.example.test';
   const BASE_HOST = 'go.example.test';
   const INACTIVE_HOST = 'lapsed.example.test';
+  const PENDING_HOST = 'unproven.example.test';
   const SECRET_HEADLINE = 'Titular que solo ve la vista previa';
 
   beforeAll(async () => {
@@ -30,9 +31,11 @@ describe.each(TEST_DIALECTS)('probe findings on %s', (dialect) => {
       (await api(server, 'POST', '/api/owner/domains', { key: ownerKey, body: { host: CUSTOM_HOST } }))
         .status,
     ).toBe(201);
+    await markDomainVerified(server.database.db, CUSTOM_HOST);
     const lapsed = await newAccount(server.services);
-    await server.services.domains.create(lapsed, { host: INACTIVE_HOST });
+    await addVerifiedDomain(server.services, server.database.db, lapsed, INACTIVE_HOST);
     await server.services.accounts.setSubscription(lapsed.id, 'inactive');
+    await server.services.domains.create(await newAccount(server.services), { host: PENDING_HOST });
   });
 
   afterAll(async () => {
@@ -140,24 +143,27 @@ describe.each(TEST_DIALECTS)('probe findings on %s', (dialect) => {
     expect(mine.text).toContain('already yours');
   });
 
-  it("answers the TLS ask only for hosts that serve pages: not an inactive account's", async () => {
-    const ask = (domain: string) => fetch(`${server.url}/api/tls/ask?domain=${domain}`);
+  it("answers the TLS ask only for hosts that serve pages: not an inactive account's, not an unverified one", async () => {
+    const ask = (domain: string) => fetch(`${server.url}/internal/tls/ask?domain=${domain}`);
     expect((await ask(CUSTOM_HOST)).status).toBe(200);
+    expect((await ask(BASE_HOST)).status).toBe(200);
     expect((await ask(INACTIVE_HOST)).status).toBe(404);
+    expect((await ask(PENDING_HOST)).status).toBe(404);
+    expect((await fetch(`${server.url}/api/tls/ask?domain=${CUSTOM_HOST}`)).status).toBe(404);
     expect((await ask('nobody.example.test')).status).toBe(404);
   });
 
   it('answers the TLS ask to the TLS front on this machine only', async () => {
     const answer = await server.server.inject({
       method: 'GET',
-      url: `/api/tls/ask?domain=${CUSTOM_HOST}`,
+      url: `/internal/tls/ask?domain=${CUSTOM_HOST}`,
       remoteAddress: '203.0.113.5',
     });
     expect(answer.statusCode).toBe(403);
     expect(answer.body).not.toContain('served');
     const local = await server.server.inject({
       method: 'GET',
-      url: `/api/tls/ask?domain=${CUSTOM_HOST}`,
+      url: `/internal/tls/ask?domain=${CUSTOM_HOST}`,
       remoteAddress: '127.0.0.1',
     });
     expect(local.statusCode).toBe(200);

@@ -77,7 +77,7 @@ export function Badge({
   tone = 'neutral',
   children,
 }: {
-  tone?: 'neutral' | 'accent' | 'success';
+  tone?: 'neutral' | 'accent' | 'success' | 'warning';
   children: ReactNode;
 }) {
   return <span className={[styles.badge, styles[tone]].join(' ')}>{children}</span>;

@@ -28,7 +28,7 @@ type PathGroups = Record<string, Record<string, RoutePath>>;
 export const OPERATOR_ROUTE_PATHS = {
   operator: {
     health: { method: 'GET', path: '/api/health', audience: 'operator' },
-    tlsAsk: { method: 'GET', path: '/api/tls/ask', audience: 'operator' },
+    tlsAsk: { method: 'GET', path: '/internal/tls/ask', audience: 'operator' },
   },
 } as const satisfies PathGroups;
 
@@ -101,6 +101,7 @@ export const OWNER_ROUTE_PATHS = {
     list: { method: 'GET', path: '/api/owner/domains', audience: 'owner' },
     create: { method: 'POST', path: '/api/owner/domains', audience: 'owner' },
     remove: { method: 'DELETE', path: '/api/owner/domains/:id', audience: 'owner' },
+    verify: { method: 'POST', path: '/api/owner/domains/:id/verify', audience: 'owner' },
   },
   previews: {
     create: { method: 'POST', path: '/api/owner/pages/:id/preview', audience: 'owner' },

@@ -9,7 +9,7 @@ import {
   PageAnalytics,
 } from '../owner/analytics';
 import { ApiKey, ApiKeyCreate, ApiKeyCreated } from '../owner/api-key';
-import { Domain, DomainCreate } from '../owner/domain';
+import { Domain, DomainCreate, TlsAskQuery } from '../owner/domain';
 import {
   Funnel,
   FunnelCreate,
@@ -150,7 +150,11 @@ export const ROUTES = {
     }),
     tlsAsk: route(P.operator.tlsAsk, {
       tags: tags.operator,
-      query: z.strictObject({ domain: z.string().max(253) }),
+      description:
+        "Caddy's on-demand TLS asks before each new certificate: 200 for a base domain or a verified " +
+        'custom domain of an active account, 404 otherwise. Answered to the loopback and the addresses ' +
+        'in TLS_ASK_ALLOW only (403 to anyone else).',
+      query: TlsAskQuery,
     }),
   },
   auth: {
@@ -386,6 +390,12 @@ export const ROUTES = {
     list: route(P.domains.list, { tags: tags.domains, response: { 200: z.array(Domain) } }),
     create: route(P.domains.create, { tags: tags.domains, body: DomainCreate, response: { 201: Domain } }),
     remove: route(P.domains.remove, { tags: tags.domains, params: IdParams }),
+    verify: route(P.domains.verify, {
+      tags: tags.domains,
+      description: "Looks up the domain's DNS records now and answers the domain as the check left it.",
+      params: IdParams,
+      response: { 200: Domain },
+    }),
   },
   previews: {
     create: route(P.previews.create, {

@@ -10,6 +10,7 @@ import * as pixelEventsOfLeads from './0007-pixel-events-of-leads';
 import * as studioPeople from './0008-studio-people';
 import * as leadSearch from './0009-lead-search';
 import * as analytics from './0010-analytics';
+import * as domainVerification from './0011-domain-verification';
 import * as analyticsPageVersions from './0012-analytics-page-versions';
 
 /** Migrations in order. Each takes the dialect for the rare type that differs (architecture §5.11). */
@@ -25,6 +26,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0008-studio-people': { up: (db: Kysely<unknown>) => studioPeople.up(db) },
     '0009-lead-search': { up: (db: Kysely<unknown>) => leadSearch.up(db, dialect) },
     '0010-analytics': { up: (db: Kysely<unknown>) => analytics.up(db, dialect) },
+    '0011-domain-verification': { up: (db: Kysely<unknown>) => domainVerification.up(db) },
     '0012-analytics-page-versions': { up: (db: Kysely<unknown>) => analyticsPageVersions.up(db, dialect) },
   };
 }

@@ -135,6 +135,7 @@ const EXPECTED: Record<string, Case> = {
     body: () => ({ host: `matrix-${String(unique())}.example.com` }),
   },
   'domains.remove': { expected: ownerOnly(204, 404), target: 'domain' },
+  'domains.verify': { expected: ownerOnly(200, 404), target: 'domain' },
 
   'previews.create': { expected: editorWrite(201, 404), target: 'page', body: () => ({ ttlMinutes: 30 }) },
 

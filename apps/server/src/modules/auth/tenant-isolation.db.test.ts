@@ -226,6 +226,13 @@ const ROUTES: OwnerRoute[] = [
     asOther: { ownData: () => 'new-b.example.com' },
   },
   { method: 'DELETE', path: '/domains/:id', target: 'spareDomain', status: 204, asOther: 'not-found' },
+  {
+    method: 'POST',
+    path: '/domains/:id/verify',
+    target: 'domain',
+    status: 200,
+    asOther: 'not-found',
+  },
 ];
 
 /** Authorization headers that must never open the API, built around A's real key where that is the trap. */

@@ -26,6 +26,7 @@ describe.each(TEST_DIALECTS)('the content cache of page resolution on %s', (dial
     };
     const site = createVisitorPagesService({
       ...repos,
+      domains: t.services.domains,
       progress: t.services.progress,
       funnels,
       secret: t.services.secret,

@@ -1,7 +1,7 @@
 import { Domain, LandingResponse, PreviewCreated, SiteResponse, type SiteMessage } from '@embudo/contracts';
 import { describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '../../../test/databases';
-import { rowCounts } from '../../../test/fixtures';
+import { markDomainVerified, rowCounts } from '../../../test/fixtures';
 import { api } from '../../../test/server';
 import {
   PREFIXES,
@@ -160,6 +160,13 @@ describe.each(TEST_DIALECTS)('visitor site API on %s', (dialect) => {
         });
         expect(connected.status, connected.text).toBe(201);
         expect(read(Domain, connected).host).toBe(CUSTOM_HOST);
+        // Connected but not verified: nothing is served there yet (decision 27).
+        expectNoPage(
+          siteAnswer(await post('/api/funnel/site', siteRequest(h, ana.token, custom))),
+          'DONT_EXIST_TOKEN_OR_URL',
+          404,
+        );
+        await markDomainVerified(h.server.database.db, CUSTOM_HOST);
 
         for (const domain of [
           `https://${CUSTOM_HOST}`,
@@ -187,6 +194,7 @@ describe.each(TEST_DIALECTS)('visitor site API on %s', (dialect) => {
           key: h.demo.apiKey,
           body: { host: CUSTOM_HOST },
         });
+        await markDomainVerified(h.server.database.db, CUSTOM_HOST);
         const answer = await post(
           '/api/funnel/site',
           siteRequest(h, enigmaLead.token, { type: 'CUSTOM', slug: null, domain: `https://${CUSTOM_HOST}` }),
@@ -269,6 +277,7 @@ describe.each(TEST_DIALECTS)('visitor site API on %s', (dialect) => {
 
     it('on a custom domain opens only that domain owner’s previews', async () => {
       await api(h.server, 'POST', '/api/owner/domains', { key: h.demo.apiKey, body: { host: CUSTOM_HOST } });
+      await markDomainVerified(h.server.database.db, CUSTOM_HOST);
       const own = await post('/api/funnel/site/preview', {
         domain: `https://${CUSTOM_HOST}`,
         token: previewTokenOf(h.vsl),

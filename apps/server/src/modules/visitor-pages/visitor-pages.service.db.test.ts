@@ -1,7 +1,17 @@
 import type { Account, FunnelCreate, PageCreate, SiteResponse } from '@embudo/contracts';
 import { describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '../../../test/databases';
-import { BASE_DOMAINS, newAccount, newFunnel, rowCounts, useServices } from '../../../test/fixtures';
+import {
+  addVerifiedDomain,
+  BASE_DOMAINS,
+  markDomainVerified,
+  newAccount,
+  newFunnel,
+  rowCounts,
+  useServices,
+} from '../../../test/fixtures';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 import { createRepos } from '../../services';
 import { createVisitorPagesService } from './visitor-pages.service';
 
@@ -39,6 +49,7 @@ describe.each(TEST_DIALECTS)('site resolution on %s', (dialect) => {
   const siteAt = (at: number) =>
     createVisitorPagesService({
       ...createRepos(t.database),
+      domains: t.services.domains,
       progress: t.services.progress,
       secret: t.services.secret,
       baseDomains: BASE_DOMAINS,
@@ -119,19 +130,39 @@ describe.each(TEST_DIALECTS)('site resolution on %s', (dialect) => {
     expect(message(await resolveBase(owner.slug, token))).toBe('PAGE_FOUNDED');
   });
 
-  it('a connected domain finds its account’s leads; an unknown host finds nothing', async () => {
+  it('a connected domain finds its account’s leads once verified; an unknown host finds nothing', async () => {
     const { owner, token, lead } = await funnelWithLead();
     const other = await funnelWithLead();
     const host = `promo-${owner.slug}.example.com`;
     await t.services.domains.create(owner, { host });
     const custom = (h: string, tok: string) =>
       t.services.visitorPages.resolve({ host: h, type: 'CUSTOM', token: tok });
+    // Added but not verified yet: whoever typed the host has proved nothing (decision 27).
+    expect(message(await custom(host, token))).toBe('DONT_EXIST_TOKEN_OR_URL');
+    await markDomainVerified(t.db, host);
 
     const found = await custom(host, token);
     expect(found.message).toBe('PAGE_FOUNDED');
     expect(found.data?.lead.name).toBe(lead.name);
     expect(message(await custom('unknown.example.com', token))).toBe('DONT_EXIST_TOKEN_OR_URL');
     expect(message(await custom(host, other.token))).toBe('DONT_EXIST_TOKEN_OR_URL');
+  });
+
+  it('a verified domain whose records are gone serves for 7 days, then stops', async () => {
+    const { owner, token } = await funnelWithLead();
+    const host = `lapsing-${owner.slug}.example.com`;
+    await addVerifiedDomain(t.services, t.db, owner, host);
+    const custom = () => t.services.visitorPages.resolve({ host, type: 'CUSTOM', token });
+    const failingFor = (days: number) =>
+      t.db
+        .updateTable('domains')
+        .set({ state: 'failing', failure: 'TXT_MISSING', failingSince: Date.now() - days * DAY_MS })
+        .where('host', '=', host)
+        .execute();
+    await failingFor(6.9);
+    expect(message(await custom())).toBe('PAGE_FOUNDED');
+    await failingFor(7.1);
+    expect(message(await custom())).toBe('DONT_EXIST_TOKEN_OR_URL');
   });
 
   it('a lead whose current page was deleted sees the first page', async () => {
@@ -310,8 +341,8 @@ describe.each(TEST_DIALECTS)('site resolution on %s', (dialect) => {
       const stranger = await newAccount(t.services);
       const ownHost = `own-${owner.slug}.example.com`;
       const strangerHost = `other-${stranger.slug}.example.com`;
-      await t.services.domains.create(owner, { host: ownHost });
-      await t.services.domains.create(stranger, { host: strangerHost });
+      await addVerifiedDomain(t.services, t.db, owner, ownHost);
+      await addVerifiedDomain(t.services, t.db, stranger, strangerHost);
       const { token } = await t.services.previews.create(owner, pages[0]?.id ?? '');
       expect(message(await resolvePreview(token, ownHost))).toBe('PAGE_FOUNDED');
       expect(message(await resolvePreview(token, strangerHost))).toBe('DONT_EXIST_TOKEN_OR_URL');

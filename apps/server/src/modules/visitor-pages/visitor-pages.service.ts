@@ -11,7 +11,7 @@ import { BoundedCache, memoById, textBytes } from '../../lib/memo-by-row';
 import { hashToken } from '../../lib/tokens';
 import type { AccountRepo, AccountRow } from '../accounts/account.repo';
 import { toAccount } from '../accounts/account.service';
-import type { DomainRepo } from '../domains/domain.repo';
+import type { DomainService } from '../domains/domain.service';
 import { toFunnelRecord, type FunnelRecord } from '../funnels/funnel.service';
 import type { FunnelRepo, FunnelRow } from '../funnels/funnel.repo';
 import type { LeadRow } from '../leads/lead.repo';
@@ -32,7 +32,8 @@ export interface SiteLookup {
 
 export interface VisitorPagesServiceDeps {
   accounts: Pick<AccountRepo, 'findById' | 'findBySlug'>;
-  domains: Pick<DomainRepo, 'findByHost'>;
+  /** Custom hosts: only a domain that serves (decision 27) names an account. */
+  domains: Pick<DomainService, 'servingAccountOf'>;
   funnels: Pick<FunnelRepo, 'findById'>;
   pages: Pick<PageRepo, 'listByFunnel'>;
   leadPages: Pick<LeadPageRepo, 'contentVersion' | 'findByTokenHash'>;
@@ -157,7 +158,7 @@ export function createVisitorPagesService(deps: VisitorPagesServiceDeps) {
       if (!lookup.slug) return { message: 'DONT_EXIST_TOKEN_OR_URL' };
       return servable(await accounts.findBySlug(lookup.slug.toLowerCase()));
     }
-    const accountId = (await domains.findByHost(lookup.host))?.accountId;
+    const accountId = await domains.servingAccountOf(lookup.host);
     if (accountId === undefined) return { message: 'DONT_EXIST_TOKEN_OR_URL' };
     return activeAccount(accountId);
   }
@@ -307,7 +308,7 @@ export function createVisitorPagesService(deps: VisitorPagesServiceDeps) {
   /** Whether the page address names this account: its slug on a base domain, else one of its domains. */
   async function addressNames(lookup: Pick<SiteLookup, 'host' | 'type' | 'slug'>, account: AccountRow) {
     if (lookup.type === 'BASE') return !!lookup.slug && lookup.slug.toLowerCase() === account.slug;
-    return (await domains.findByHost(lookup.host))?.accountId === account.id;
+    return (await domains.servingAccountOf(lookup.host)) === account.id;
   }
 
   /**
@@ -394,7 +395,7 @@ export function createVisitorPagesService(deps: VisitorPagesServiceDeps) {
       // On a custom domain, only that domain's owner's previews open.
       if (
         !baseDomains.includes(lookup.host) &&
-        (await domains.findByHost(lookup.host))?.accountId !== preview.accountId
+        (await domains.servingAccountOf(lookup.host)) !== preview.accountId
       ) {
         return nothing('DONT_EXIST_TOKEN_OR_URL');
       }
