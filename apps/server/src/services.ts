@@ -6,7 +6,7 @@ import { createPageAnswers } from './modules/analytics/page-answers';
 import { createFollowUpsQuery } from './modules/analytics/follow-ups.query';
 import { createLeadTimelineQuery } from './modules/analytics/lead-timeline.query';
 import { createRollupIngest, createRollupsOff } from './modules/analytics/rollup-ingest';
-import { createRollupLock } from './modules/analytics/rollup-lock';
+import { createRollupLock, crossProcessLock } from './modules/analytics/rollup-lock';
 import { OWNER_LIMIT_DEFAULTS, UNKNOWN } from '@embudo/contracts';
 import type { DatabaseHandle } from './db';
 import { createGeoService, type GeoLogger } from './modules/geo/geo.service';
@@ -153,6 +153,8 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     db,
     analytics: repos.analytics,
     cacheStates: rollupsOn && database.dialect === 'sqlite',
+    // Several processes on PostgreSQL take turns through the database (rollup-lock.ts).
+    acrossProcesses: crossProcessLock(database.dialect),
   });
   const rollupLock = createRollupLock();
   const rollupIngest = rollupsOn

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { CurrentSchemaPostgresDialect } from './current-schema-introspector';
 import { dialectOf, type Dialect } from './dialect';
 import { migrationsFor } from './migrations';
-import { allowDirectReads, preparedName } from './reusable-query';
+import { allowDirectReads, preparedName, type StatementText } from './reusable-query';
 import { withStatementCache } from './sqlite-statements';
 import { sqliteWriteThread, type BatchWrite } from './sqlite-write-thread';
 import type { Database } from './schema';
@@ -31,6 +31,15 @@ export interface DatabaseHandle {
    * write thread, on PostgreSQL on a pooled connection.
    */
   writeBatch: BatchWrite;
+  /**
+   * PostgreSQL only: the same, with statements planned inside the transaction, before the given ones
+   * run (`plan` reads there, under its own locks), and run after them: what several processes need
+   * of the analytics rollups (decision 25).
+   */
+  writeBatchPlanned?: (
+    statements: readonly StatementText[],
+    plan: (trx: Db) => Promise<StatementText[]>,
+  ) => Promise<number[]>;
   close(): Promise<void>;
 }
 
@@ -69,6 +78,16 @@ class PreparingClient extends pg.Client {
   }
 }
 
+/** Runs statements in order in `trx`; each one's changed rows. */
+async function runAll(trx: Db, statements: readonly StatementText[]): Promise<number[]> {
+  const changed: number[] = [];
+  for (const { sql, parameters } of statements)
+    changed.push(
+      Number((await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]))).numAffectedRows ?? 0),
+    );
+  return changed;
+}
+
 export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions = {}): DatabaseHandle {
   const dialect = dialectOf(databaseUrl);
   if (dialect === 'postgres') {
@@ -96,14 +115,11 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
       db,
       dialect,
       label: `postgres://${url.host}${url.pathname}${options.schema ? ` (schema ${options.schema})` : ''}`,
-      writeBatch: (statements) =>
+      writeBatch: (statements) => db.transaction().execute((trx) => runAll(trx, statements)),
+      writeBatchPlanned: (statements, plan) =>
         db.transaction().execute(async (trx) => {
-          const changed: number[] = [];
-          for (const { sql, parameters } of statements)
-            changed.push(
-              Number((await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]))).numAffectedRows ?? 0),
-            );
-          return changed;
+          const planned = await plan(trx);
+          return runAll(trx, [...statements, ...planned]);
         }),
       close: () => db.destroy(),
     };

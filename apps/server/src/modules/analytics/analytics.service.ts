@@ -24,7 +24,7 @@ export interface RebuildCounts {
 export interface AnalyticsServiceDeps {
   db: Db;
   analytics: Pick<AnalyticsRepo, 'raw' | 'deleteAccount' | 'rebuildPending' | 'clearRebuildPending'>;
-  rollups: Pick<DatabaseRollups, 'apply'>;
+  rollups: Pick<DatabaseRollups, 'apply' | 'holdAcrossProcesses'>;
   accounts: Pick<AccountService, 'get' | 'list'>;
   /** The lock every path that changes rollups holds: a rebuild waits for batches and holds them back. */
   lock?: RollupLock;
@@ -41,6 +41,8 @@ export function createAnalyticsService({
     const account: Account = await accounts.get(accountId);
     const dayOf = dayOfZone(account.settings.timeZone);
     return db.transaction().execute(async (trx) => {
+      // Other processes' batches wait for the whole rebuild (PostgreSQL; one process on SQLite).
+      await rollups.holdAcrossProcesses(trx);
       await analytics.deleteAccount(trx, accountId);
       const replay = async <Row extends { id: string }>(
         read: (

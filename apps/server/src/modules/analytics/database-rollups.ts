@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema';
 import { dayOfZone } from '../../lib/zone-days';
 import type { DayOf, DayRange, FunnelNumbers, PageInput, PageNumbers } from './analytics-types';
 import type { AnalyticsRepo, StoredLead, StoredSession } from './analytics.repo';
+import type { CrossProcessLock } from './rollup-lock';
 import { countsAsConversion } from './counted-conversions';
 import {
   applyBatch,
@@ -114,9 +115,12 @@ export function createDatabaseRollups({
   db,
   analytics,
   cacheStates = false,
+  acrossProcesses,
 }: {
   db: Db;
   analytics: AnalyticsRepo;
+  /** PostgreSQL: what a transaction takes before it reads state rows (rollup-lock.ts). */
+  acrossProcesses?: CrossProcessLock;
   /**
    * Keep the state rows of recent sessions and leads in memory (SQLite: this process's event writer
    * is the only writer of them). Every write in a transaction of its own (new leads, conversions,
@@ -298,6 +302,7 @@ export function createDatabaseRollups({
     dayOfLead?: DayOfLead,
   ): Promise<void> {
     cache?.clear();
+    await acrossProcesses?.(trx);
     const statements: StatementText[] = await plan(trx, events, dayOfLead);
     for (const { sql, parameters } of statements)
       await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
@@ -313,6 +318,7 @@ export function createDatabaseRollups({
    */
   async function erase(trx: Kysely<Database>, leadId: string): Promise<void> {
     cache?.clear();
+    await acrossProcesses?.(trx);
     const raw = await analytics.leadRaw(trx, leadId);
     if (raw.lead === undefined) return;
     const { lead } = raw;
@@ -380,6 +386,10 @@ export function createDatabaseRollups({
   return {
     load,
     erase,
+    /** Takes the lock of several processes in `trx` (PostgreSQL; nothing on SQLite). */
+    holdAcrossProcesses: async (trx: Kysely<Database>): Promise<void> => {
+      await acrossProcesses?.(trx);
+    },
     /** The writer's batch planned last is committed: the cache takes its state rows. */
     committed(): void {
       staged?.();

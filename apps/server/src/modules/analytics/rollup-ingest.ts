@@ -20,7 +20,10 @@ export interface WrittenBatch {
 export interface RollupIngestDeps {
   db: Db;
   analytics: Pick<AnalyticsRepo, 'existingIds'>;
-  rollups: Pick<DatabaseRollups, 'load' | 'planLoaded' | 'apply' | 'erase' | 'committed' | 'failed'>;
+  rollups: Pick<
+    DatabaseRollups,
+    'load' | 'planLoaded' | 'apply' | 'erase' | 'committed' | 'failed' | 'holdAcrossProcesses'
+  >;
   lock: RollupLock;
 }
 
@@ -45,6 +48,8 @@ function newRows<Row extends { id: string }>(rows: readonly Row[], stored: Set<s
 export function createRollupIngest({ db, analytics, rollups, lock }: RollupIngestDeps) {
   return {
     lock,
+    /** Takes the lock of several processes in `trx` (PostgreSQL; nothing on SQLite). */
+    holdAcrossProcesses: (trx: Kysely<Database>): Promise<void> => rollups.holdAcrossProcesses(trx),
 
     /** New leads, inside the transaction that stores them (their funnel's day of entry). */
     async leadsStored(
@@ -79,7 +84,14 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
       await rollups.erase(trx, leadId);
     },
 
-    async planFor(batch: WrittenBatch): Promise<StatementText[]> {
+    /**
+     * The statements that keep the rollups of a batch. Given the batch's transaction (PostgreSQL),
+     * it reads there, after taking the lock of several processes, before the batch's own statements
+     * run; without one (SQLite), it reads before the batch, under this process's lock.
+     */
+    async planFor(batch: WrittenBatch, trx?: Kysely<Database>): Promise<StatementText[]> {
+      if (trx !== undefined) await rollups.holdAcrossProcesses(trx);
+      const reader = trx ?? db;
       const named = new Set<string>();
       for (const row of batch.videoRecords) named.add(row.pageSessionId);
       for (const row of batch.actions) if (row.pageSessionId) named.add(row.pageSessionId);
@@ -88,12 +100,12 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
       for (const rows of [batch.sessions, batch.videoRecords, batch.actions, batch.ends])
         for (const row of rows) leadIds.add(row.leadId);
       const [stored, loaded] = await Promise.all([
-        analytics.existingIds(db, {
+        analytics.existingIds(reader, {
           sessions: batch.sessions.map((row) => row.id),
           records: batch.videoRecords.map((row) => row.id),
           actions: batch.actions.map((row) => row.id),
         }),
-        rollups.load(db, named, leadIds),
+        rollups.load(reader, named, leadIds),
       ]);
       const sessions = newRows(batch.sessions, stored.sessions);
       const records = newRows(batch.videoRecords, stored.records);
@@ -163,7 +175,7 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
       for (const end of batch.ends)
         if (ends.some((event) => event.kind === 'sessionEnd' && event.sessionId === end.id))
           realEnds.set(end.id, end.endAt);
-      return rollups.planLoaded(db, events, loaded, undefined, {
+      return rollups.planLoaded(reader, events, loaded, undefined, {
         sessions: sessions.map((row) => ({
           id: row.id,
           leadId: row.leadId,
@@ -209,6 +221,7 @@ export function createRollupsOff({
   let marked: Promise<void> | undefined;
   return {
     lock,
+    holdAcrossProcesses: () => Promise.resolve(),
     leadsStored: (trx: Kysely<Database>) => analytics.markRebuildPending(trx),
     conversionStored: (trx: Kysely<Database>) => analytics.markRebuildPending(trx),
     leadErased: (trx: Kysely<Database>) => analytics.markRebuildPending(trx),

@@ -1,3 +1,7 @@
+import { sql, type Kysely } from 'kysely';
+import type { Dialect } from '../../db/dialect';
+import type { Database } from '../../db/schema';
+
 /**
  * One at a time: every path that changes the rollups (the event writer's batches, new leads,
  * conversions) holds this from reading state rows to its commit, so that none writes back a state
@@ -15,5 +19,24 @@ export function createRollupLock(): RollupLock {
       tail = result.catch(() => undefined);
       return result;
     },
+  };
+}
+
+/**
+ * Several processes on one PostgreSQL database (WORKERS, several machines: decision 28) take turns the
+ * same way: every transaction that changes the rollups takes this transaction-level advisory lock
+ * before it reads state rows, and holds it to its commit, so no process writes back a state row
+ * another has changed since it read it (decision 25). A rebuild, one transaction, holds it throughout.
+ */
+export type CrossProcessLock = (trx: Kysely<Database>) => Promise<void>;
+
+/** The advisory lock's key: "embudo" read as a number, so that it names nothing else's lock. */
+const ROLLUPS_LOCK_KEY = '111520946644079';
+
+/** The lock on PostgreSQL; on SQLite, where one process writes, none. */
+export function crossProcessLock(dialect: Dialect): CrossProcessLock | undefined {
+  if (dialect !== 'postgres') return undefined;
+  return async (trx) => {
+    await sql`select pg_advisory_xact_lock(cast(${ROLLUPS_LOCK_KEY} as bigint))`.execute(trx);
   };
 }

@@ -14,8 +14,11 @@ export function createConversionRepo(db: Db) {
       conversion: ConversionRow,
       also?: (trx: Db) => Promise<void>,
       counted?: (trx: Db) => Promise<void>,
+      /** Taken before anything is written, where `counted` needs a lock first (several processes). */
+      first?: (trx: Db) => Promise<void>,
     ): Promise<void> {
       await db.transaction().execute(async (trx) => {
+        if (first) await first(trx);
         const inserted = await trx
           .insertInto('conversions')
           .values(conversion)

@@ -29,7 +29,7 @@ export interface ConversionServiceDeps {
   progress: Pick<LeadProgressService, 'byToken' | 'identify' | 'completion'>;
   locate?: Locate;
   /** The analytics rollups, kept in the conversion's transaction (decision 25). */
-  rollups?: Pick<RollupIngest, 'lock' | 'conversionStored'>;
+  rollups?: Pick<RollupIngest, 'lock' | 'conversionStored' | 'holdAcrossProcesses'>;
   now?: () => number;
 }
 
@@ -73,7 +73,16 @@ export function createConversionService({
       await conversions.record(row, also);
       return;
     }
-    await rollups.lock.run(() => conversions.record(row, also, (trx) => rollups.conversionStored(trx, row)));
+    // The rollups' lock of several processes comes first, before the page's completion takes row locks
+    // that another process's batch, holding that lock, may wait for.
+    await rollups.lock.run(() =>
+      conversions.record(
+        row,
+        also,
+        (trx) => rollups.conversionStored(trx, row),
+        (trx) => rollups.holdAcrossProcesses(trx),
+      ),
+    );
   }
 
   /** The lead and its page, or the answer that refuses the call (unknown token, inactive account). */

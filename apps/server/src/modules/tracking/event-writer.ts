@@ -36,7 +36,7 @@ export interface EventWriter {
 
 export interface EventWriterDeps {
   /** Where batches commit: the SQLite write thread, or a PostgreSQL transaction (decision 0013). */
-  database: Pick<DatabaseHandle, 'writeBatch'>;
+  database: Pick<DatabaseHandle, 'writeBatch' | 'writeBatchPlanned'>;
   /** The statements of tracking's own writes. */
   events: Pick<EventRepo, 'appendInserts' | 'endSession' | 'touchSessions'>;
   /** The statement of a resume point, which lead progress owns. */
@@ -127,10 +127,15 @@ export function createEventWriter(
     const { statements, affected, written } = compile(batch);
     if (!rollups) return affected(await database.writeBatch(statements));
     return rollups.lock.run(async () => {
-      const kept = await rollups.planFor(written);
       let changes: number[];
       try {
-        changes = await database.writeBatch([...statements, ...kept]);
+        // PostgreSQL plans inside the batch's transaction, where several processes take turns
+        // (decision 25); SQLite, one process, plans before it, as its write thread must not wait.
+        const { writeBatchPlanned } = database;
+        changes =
+          writeBatchPlanned === undefined
+            ? await database.writeBatch([...statements, ...(await rollups.planFor(written))])
+            : await writeBatchPlanned(statements, (trx) => rollups.planFor(written, trx));
       } catch (error) {
         rollups.failed();
         throw error;
