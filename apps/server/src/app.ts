@@ -209,6 +209,7 @@ export async function buildApp({ config, database, logStream, now }: AppOptions)
   // Every acknowledged event is committed before the database closes.
   server.addHook('onClose', async () => {
     await services.writer.drain();
+    await services.closeShared();
   });
   // Under /api an unknown path is a JSON 404, never a visitor page.
   server.all('/api/*', { schema: { hide: true } }, (req) => {

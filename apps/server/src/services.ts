@@ -24,7 +24,8 @@ import { createAccountService } from './modules/accounts/account.service';
 import { createDomainRepo } from './modules/domains/domain.repo';
 import { createDomainService } from './modules/domains/domain.service';
 import { createDnsLookups, type DnsLookups } from './modules/domains/dns-check';
-import { createLocalDomainChanges } from './modules/domains/served-hosts';
+import { createRedisDomainChanges } from './modules/domains/redis-domain-changes';
+import { createLocalDomainChanges, type DomainChanges } from './modules/domains/served-hosts';
 import { createFunnelRepo } from './modules/funnels/funnel.repo';
 import { createFunnelService } from './modules/funnels/funnel.service';
 import { createFunnelTemplateService } from './modules/funnels/templates/funnel-template.service';
@@ -61,6 +62,7 @@ export type ServicesConfig = Pick<Config, 'publicUrl' | 'baseDomains'> &
       | 'studio'
       | 'analyticsRollups'
       | 'domains'
+      | 'redisUrl'
     >
   > & {
     /** Tests answer DNS lookups themselves. */
@@ -175,14 +177,19 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     checkIntervalMs: 60 * 60_000,
     tlsAskAllow: [],
   };
+  // Several processes hear each other's domain changes through Redis when REDIS_URL is set.
+  const domainChanges: DomainChanges & { close?: () => Promise<void> } = config.redisUrl
+    ? createRedisDomainChanges(config.redisUrl, (error) =>
+        logger?.warn({ err: error }, 'domain changes (Redis)'),
+      )
+    : createLocalDomainChanges();
   const domains = createDomainService({
     domains: repos.domains,
     baseDomains: config.baseDomains,
     target: domainSettings.target,
     dns: config.dns ?? createDnsLookups(domainSettings.dnsServers),
     checkIntervalMs: domainSettings.checkIntervalMs,
-    // One process's changes; several processes share them through Redis (issue 20, item 4).
-    changes: createLocalDomainChanges(),
+    changes: domainChanges,
   });
   const previews = createPreviewService({
     previews: repos.previews,
@@ -274,7 +281,12 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     leadTimeline: createLeadTimelineQuery(db),
     pageAnswers: createPageAnswers(PAGE_ANSWERS_KEPT),
   });
+  /** What outlives a request and must be let go when the server stops (Redis connections). */
+  const closeShared = async (): Promise<void> => {
+    await domainChanges.close?.();
+  };
   return {
+    closeShared,
     secret,
     links,
     accounts,

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { buildApp, type App } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
+import { openDatabase } from '../src/db';
 import type { Dialect } from '../src/db/dialect';
 import { createTestDatabase, type TestDatabase } from './databases';
 import { freePort } from './free-port';
@@ -48,6 +49,46 @@ export async function startTestServer(
     close: async () => {
       await app.server.close();
       await database.close();
+    },
+  };
+}
+
+/**
+ * A second server on the first one's PostgreSQL database (its schema), as a second process of
+ * `WORKERS=2` is: its own services, writer, caches and locks, the same rows. It closes its own
+ * connections only; the first server owns the database.
+ */
+export async function startServerBeside(
+  first: TestServer,
+  env: Record<string, string> = {},
+): Promise<TestServer> {
+  if (first.database.dialect !== 'postgres') throw new Error('a second process needs PostgreSQL');
+  const opened = openDatabase(first.database.url, { schema: first.database.schema, poolSize: 4 });
+  const database = { ...opened, url: first.database.url, schema: first.database.schema };
+  const port = await freePort();
+  const config = loadConfig({
+    LOG_LEVEL: 'info',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: first.url,
+    DNS_SERVERS: '127.0.0.1:9',
+    SEED_DEMO: 'never',
+    ...env,
+  });
+  const logStream = new PassThrough();
+  const chunks: Buffer[] = [];
+  logStream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const app = await buildApp({ config, database, logStream });
+  await app.server.listen({ port, host: '127.0.0.1' });
+  return {
+    ...app,
+    url: `http://127.0.0.1:${port}`,
+    config,
+    database,
+    logs: () => Buffer.concat(chunks).toString('utf8'),
+    close: async () => {
+      await app.server.close();
+      await opened.close();
     },
   };
 }

@@ -1,12 +1,8 @@
 import { PageAnalytics, PageSessionStarted } from '@embudo/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../app';
-import { loadConfig } from '../../config';
-import { openDatabase } from '../../db';
 import { dayOfZone, dayText } from '../../lib/zone-days';
 import { seedDemo, type DemoSummary } from '../demo/demo.seed';
-import { freePort } from '../../../test/free-port';
-import { startTestServer, api, type TestServer } from '../../../test/server';
+import { api, startServerBeside, startTestServer, type TestServer } from '../../../test/server';
 import { read, sessionDetails } from '../../../test/visitor';
 import type { PageInput, RawRows } from './analytics-types';
 import { createAnalyticsRepo } from './analytics.repo';
@@ -24,33 +20,13 @@ const postgres = process.env.TEST_DATABASE_URL;
 
 describe.runIf(postgres !== undefined)('the analytics rollups of two processes on one PostgreSQL', () => {
   let first: TestServer;
-  let second: App & { url: string; close: () => Promise<void> };
+  let second: TestServer;
   let demo: DemoSummary;
 
   beforeAll(async () => {
     first = await startTestServer('postgres', { RATE_LIMIT_PER_MINUTE: '0' });
     demo = await seedDemo(first.services, first.url);
-    const database = openDatabase(first.database.url, { schema: first.database.schema, poolSize: 4 });
-    const port = await freePort();
-    const config = loadConfig({
-      LOG_LEVEL: 'silent',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: first.url,
-      DNS_SERVERS: '127.0.0.1:9',
-      RATE_LIMIT_PER_MINUTE: '0',
-      SEED_DEMO: 'never',
-    });
-    const app = await buildApp({ config, database });
-    await app.server.listen({ port, host: '127.0.0.1' });
-    second = {
-      ...app,
-      url: `http://127.0.0.1:${port}`,
-      close: async () => {
-        await app.server.close();
-        await database.close();
-      },
-    };
+    second = await startServerBeside(first, { RATE_LIMIT_PER_MINUTE: '0' });
   });
   afterAll(async () => {
     await second.close();
