@@ -120,3 +120,23 @@ export function reusableQuery<Name extends string, Row>(
     return (await db.executeQuery<Row>(CompiledQuery.raw(sql, [...parameters]))).rows;
   };
 }
+
+/**
+ * A read compiled once and run on whichever handle each call gives: the database, or a transaction
+ * (a batch that reads inside its own transaction would otherwise build and compile its reads again
+ * for every batch). Compiled from the first handle; on the database's SQLite handle it takes the
+ * direct path, as reusableQuery does.
+ */
+export function reusableRead<Name extends string, Row>(
+  names: readonly Name[],
+  build: (db: Kysely<Database>, values: Record<Name, never>) => Compilable<Row>,
+): (db: Kysely<Database>, values: Record<Name, Value>) => Promise<Row[]> {
+  let fill: ((values: Record<Name, Value>) => StatementText) | undefined;
+  return async (db, values) => {
+    fill ??= compileTemplate(names, (v) => build(db, v));
+    const { sql, parameters } = fill(values);
+    const read = directReads.get(db)?.(sql, parameters);
+    if (read) return rowObjects(read.columns, read.rows) as Row[];
+    return (await db.executeQuery<Row>(CompiledQuery.raw(sql, [...parameters]))).rows;
+  };
+}

@@ -4,7 +4,7 @@ import { AccountSettings } from '@embudo/contracts';
 import { z } from 'zod';
 import type { Dialect } from '../../db/dialect';
 import type { Database } from '../../db/schema';
-import { reusableQuery, type StatementText } from '../../db/reusable-query';
+import { reusableRead, type StatementText } from '../../db/reusable-query';
 import { readJson } from '../../lib/json';
 import type {
   ActionInput,
@@ -264,11 +264,11 @@ function timeZoneOf(settings: string): string {
   return zone;
 }
 
-/** The state-row reads of a batch, compiled once for each database (per transaction otherwise). */
-function compileReads(db: Executor, dialect: Dialect) {
+/** The state-row reads of a batch, compiled once, run on the database or a batch's transaction. */
+function compileReads(dialect: Dialect) {
   const list = (json: never) => listOf(dialect, json);
   return {
-    existing: reusableQuery(db, ['sessions', 'records', 'actions'], (v) =>
+    existing: reusableRead(['sessions', 'records', 'actions'], (db, v) =>
       db
         .selectFrom('pageSessions')
         .select([sql<string>`'s'`.as('kind'), 'id'])
@@ -286,7 +286,7 @@ function compileReads(db: Executor, dialect: Dialect) {
             .where('id', 'in', list(v.actions)),
         ),
     ),
-    sessions: reusableQuery(db, ['ids'], (v) =>
+    sessions: reusableRead(['ids'], (db, v) =>
       db
         .selectFrom('pageSessions')
         // A session of a deleted page counts nowhere: its page's rollups went with the page.
@@ -305,17 +305,17 @@ function compileReads(db: Executor, dialect: Dialect) {
         ])
         .where('pageSessions.id', 'in', list(v.ids)),
     ),
-    leads: reusableQuery(db, ['ids'], (v) =>
+    leads: reusableRead(['ids'], (db, v) =>
       db
         .selectFrom('leads')
         .innerJoin('accounts', 'accounts.id', 'leads.accountId')
         .select(['leads.id', 'leads.funnelId', 'leads.createdAt', 'accounts.settings'])
         .where('leads.id', 'in', list(v.ids)),
     ),
-    leadPages: reusableQuery(db, ['ids'], (v) =>
+    leadPages: reusableRead(['ids'], (db, v) =>
       db.selectFrom('analyticsLeadPages').select('state').where('leadId', 'in', list(v.ids)),
     ),
-    pageVersion: reusableQuery(db, ['pageId'], (v) =>
+    pageVersion: reusableRead(['pageId'], (db, v) =>
       db.selectFrom('analyticsPageVersions').select('version').where('pageId', '=', v.pageId),
     ),
   };
@@ -379,16 +379,15 @@ export function createAnalyticsRepo(dialect: Dialect) {
     });
   }
 
-  /** The compiled reads of each database handle (a transaction's live as long as it). */
-  const compiledReads = new WeakMap<Executor, ReturnType<typeof compileReads>>();
-  const reads = (db: Executor) => {
-    let compiled = compiledReads.get(db);
-    if (compiled === undefined) {
-      compiled = compileReads(db, dialect);
-      compiledReads.set(db, compiled);
-    }
-    return compiled;
-  };
+  /** The reads, compiled once, each run on the handle given (the database or a transaction). */
+  const compiled = compileReads(dialect);
+  const reads = (db: Executor) => ({
+    existing: (v: Parameters<typeof compiled.existing>[1]) => compiled.existing(db, v),
+    sessions: (v: Parameters<typeof compiled.sessions>[1]) => compiled.sessions(db, v),
+    leads: (v: Parameters<typeof compiled.leads>[1]) => compiled.leads(db, v),
+    leadPages: (v: Parameters<typeof compiled.leadPages>[1]) => compiled.leadPages(db, v),
+    pageVersion: (v: Parameters<typeof compiled.pageVersion>[1]) => compiled.pageVersion(db, v),
+  });
   const json = (ids: Iterable<string>): string => JSON.stringify([...ids]);
 
   return {
