@@ -25,6 +25,30 @@ export async function startTestServer(
   env: Record<string, string> = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase(dialect);
+  return listening(database, env, () => database.close());
+}
+
+/**
+ * A second server on the first one's PostgreSQL database (its schema), as a second process of
+ * `WORKERS=2` is: its own services, writer, caches and locks, the same rows. It closes its own
+ * connections only; the first server owns the database.
+ */
+export async function startServerBeside(
+  first: TestServer,
+  env: Record<string, string> = {},
+): Promise<TestServer> {
+  if (first.database.dialect !== 'postgres') throw new Error('a second process needs PostgreSQL');
+  const opened = openDatabase(first.database.url, { schema: first.database.schema, poolSize: 4 });
+  const database = { ...opened, url: first.database.url, schema: first.database.schema };
+  return listening(database, { PUBLIC_URL: first.url, SEED_DEMO: 'never', ...env }, () => opened.close());
+}
+
+/** The app on `database`, listening on a free loopback port; `closeDatabase` runs after it stops. */
+async function listening(
+  database: TestDatabase,
+  env: Record<string, string>,
+  closeDatabase: () => Promise<void>,
+): Promise<TestServer> {
   const port = await freePort();
   const config = loadConfig({
     LOG_LEVEL: 'info',
@@ -48,47 +72,7 @@ export async function startTestServer(
     logs: () => Buffer.concat(chunks).toString('utf8'),
     close: async () => {
       await app.server.close();
-      await database.close();
-    },
-  };
-}
-
-/**
- * A second server on the first one's PostgreSQL database (its schema), as a second process of
- * `WORKERS=2` is: its own services, writer, caches and locks, the same rows. It closes its own
- * connections only; the first server owns the database.
- */
-export async function startServerBeside(
-  first: TestServer,
-  env: Record<string, string> = {},
-): Promise<TestServer> {
-  if (first.database.dialect !== 'postgres') throw new Error('a second process needs PostgreSQL');
-  const opened = openDatabase(first.database.url, { schema: first.database.schema, poolSize: 4 });
-  const database = { ...opened, url: first.database.url, schema: first.database.schema };
-  const port = await freePort();
-  const config = loadConfig({
-    LOG_LEVEL: 'info',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: first.url,
-    DNS_SERVERS: '127.0.0.1:9',
-    SEED_DEMO: 'never',
-    ...env,
-  });
-  const logStream = new PassThrough();
-  const chunks: Buffer[] = [];
-  logStream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const app = await buildApp({ config, database, logStream });
-  await app.server.listen({ port, host: '127.0.0.1' });
-  return {
-    ...app,
-    url: `http://127.0.0.1:${port}`,
-    config,
-    database,
-    logs: () => Buffer.concat(chunks).toString('utf8'),
-    close: async () => {
-      await app.server.close();
-      await opened.close();
+      await closeDatabase();
     },
   };
 }

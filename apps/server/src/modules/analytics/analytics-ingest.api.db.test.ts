@@ -12,11 +12,11 @@ import {
 } from '../../../test/visitor';
 import type { Dialect } from '../../db/dialect';
 import { dayOfZone } from '../../lib/zone-days';
-import type { PageInput, PageNumbers, RawRows } from './analytics-types';
+import type { PageInput, PageNumbers } from './analytics-types';
 import { createAnalyticsRepo } from './analytics.repo';
-import { countsAsConversion } from './counted-conversions';
 import { createDatabaseRollups } from './database-rollups';
 import { referenceFunnelNumbers, referencePageNumbers } from './reference';
+import { storedRawRows } from '../../../test/analytics-rows';
 
 /** The raw rows of the demo account as the server stored them, for the brute-force numbers. */
 async function storedRows(h: VisitorHandle, dialect: Dialect) {
@@ -24,31 +24,14 @@ async function storedRows(h: VisitorHandle, dialect: Dialect) {
   const db = h.server.database.db;
   const account = await h.server.services.accounts.findBySlug(h.demo.accountSlug);
   if (!account) throw new Error('no demo account');
-  const analytics = createAnalyticsRepo(dialect);
-  const all = async <Row>(
-    read: (
-      db: typeof h.server.database.db,
-      accountId: string,
-      after: string,
-      limit: number,
-    ) => Promise<{ rows: Row[] }>,
-  ) => (await read(db, account.id, '', 100_000)).rows;
   const pages: PageInput[] = funnel.pages.map((page) => ({
     id: page.id,
     funnelId: funnel.id,
     position: page.position,
     buttonTimeSeconds: 15,
   }));
-  const rows: RawRows = {
-    leads: await all(analytics.raw.leads),
-    pages,
-    sessions: await all(analytics.raw.sessions),
-    videoRecords: await all(analytics.raw.videoRecords),
-    actions: await all(analytics.raw.actions),
-    // Those analytics counts: a page's VIDEO_VIEWED marks it complete, not converted.
-    conversions: (await all(analytics.raw.conversions)).filter(countsAsConversion),
-  };
-  return { rows, account, pages, storedConversions: await all(analytics.raw.conversions) };
+  const { rows, storedConversions } = await storedRawRows(db, dialect, account.id, pages);
+  return { rows, account, pages, storedConversions };
 }
 
 /**

@@ -12,10 +12,9 @@ import {
   type Answer,
 } from '../../../test/visitor';
 import { dayOfZone, dayText } from '../../lib/zone-days';
-import type { PageInput, RawRows } from './analytics-types';
-import { createAnalyticsRepo } from './analytics.repo';
-import { countsAsConversion } from './counted-conversions';
+import type { PageInput } from './analytics-types';
 import { referenceFunnelNumbers, referencePageNumbers } from './reference';
+import { storedRawRows } from '../../../test/analytics-rows';
 
 /**
  * The owner's analytics routes (issue 19) through the real server: visits sent over the visitor API,
@@ -99,30 +98,13 @@ describe.each(TEST_DIALECTS)('the analytics routes on %s', (dialect) => {
     const db = h.server.database.db;
     const account = await h.server.services.accounts.findBySlug(h.demo.accountSlug);
     if (!account) throw new Error('no demo account');
-    const analytics = createAnalyticsRepo(dialect);
-    const all = async <Row>(
-      rows: (
-        db: typeof h.server.database.db,
-        accountId: string,
-        after: string,
-        limit: number,
-      ) => Promise<{ rows: Row[] }>,
-    ) => (await rows(db, account.id, '', 100_000)).rows;
     const pages: PageInput[] = funnel.pages.map((page, position) => ({
       id: page.id,
       funnelId: funnel.id,
       position,
       buttonTimeSeconds: page.id === first.id ? 15 : 0,
     }));
-    const rows: RawRows = {
-      leads: await all(analytics.raw.leads),
-      pages,
-      sessions: await all(analytics.raw.sessions),
-      videoRecords: await all(analytics.raw.videoRecords),
-      actions: await all(analytics.raw.actions),
-      // Those analytics counts: a page's VIDEO_VIEWED marks it complete, not converted.
-      conversions: (await all(analytics.raw.conversions)).filter(countsAsConversion),
-    };
+    const { rows } = await storedRawRows(db, dialect, account.id, pages);
     const dayOf = dayOfZone(account.settings.timeZone);
     const today = dayOf(Date.now());
     const range = { from: today - 6, to: today };

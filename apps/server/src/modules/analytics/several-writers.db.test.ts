@@ -4,10 +4,9 @@ import { dayOfZone, dayText } from '../../lib/zone-days';
 import { seedDemo, type DemoSummary } from '../demo/demo.seed';
 import { api, startServerBeside, startTestServer, type TestServer } from '../../../test/server';
 import { read, sessionDetails } from '../../../test/visitor';
-import type { PageInput, RawRows } from './analytics-types';
-import { createAnalyticsRepo } from './analytics.repo';
-import { countsAsConversion } from './counted-conversions';
+import type { PageInput } from './analytics-types';
 import { referencePageNumbers } from './reference';
+import { storedRawRows } from '../../../test/analytics-rows';
 
 /**
  * Two servers on one PostgreSQL database, as two processes of `WORKERS=2` are (decision 28): each has
@@ -81,32 +80,16 @@ describe.runIf(postgres !== undefined)('the analytics rollups of two processes o
     await first.services.writer.drain();
     await second.services.writer.drain();
 
-    const analytics = createAnalyticsRepo('postgres');
     const db = first.database.db;
     const account = await first.services.accounts.findBySlug(demo.accountSlug);
     if (!account) throw new Error('no demo account');
-    const all = async <Row>(
-      rows: (
-        db: typeof first.database.db,
-        accountId: string,
-        after: string,
-        limit: number,
-      ) => Promise<{ rows: Row[] }>,
-    ) => (await rows(db, account.id, '', 100_000)).rows;
     const pages: PageInput[] = funnel.pages.map((p, position) => ({
       id: p.id,
       funnelId: funnel.id,
       position,
       buttonTimeSeconds: 0,
     }));
-    const rows: RawRows = {
-      leads: await all(analytics.raw.leads),
-      pages,
-      sessions: await all(analytics.raw.sessions),
-      videoRecords: await all(analytics.raw.videoRecords),
-      actions: await all(analytics.raw.actions),
-      conversions: (await all(analytics.raw.conversions)).filter(countsAsConversion),
-    };
+    const { rows } = await storedRawRows(db, 'postgres', account.id, pages);
     expect(rows.videoRecords.length).toBe(6 * 40);
     const dayOf = dayOfZone(account.settings.timeZone);
     const today = dayOf(Date.now());
