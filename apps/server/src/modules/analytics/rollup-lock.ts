@@ -30,13 +30,17 @@ export function createRollupLock(): RollupLock {
  */
 export type CrossProcessLock = (trx: Kysely<Database>) => Promise<void>;
 
-/** The advisory lock's key: "embudo" read as a number, so that it names nothing else's lock. */
-const ROLLUPS_LOCK_KEY = '111520946644079';
+/**
+ * The advisory lock's keys: a class of Embudo's own ("embu" read as a number; the two-key space is
+ * apart from single-key locks), and the schema's name hashed, so that Embudos in different schemas of
+ * one database (tests run side by side so) never wait for each other.
+ */
+const ROLLUPS_LOCK_CLASS = 0x656d6275;
 
 /** The lock on PostgreSQL; on SQLite, where one process writes, none. */
 export function crossProcessLock(dialect: Dialect): CrossProcessLock | undefined {
   if (dialect !== 'postgres') return undefined;
   return async (trx) => {
-    await sql`select pg_advisory_xact_lock(cast(${ROLLUPS_LOCK_KEY} as bigint))`.execute(trx);
+    await sql`select pg_advisory_xact_lock(${ROLLUPS_LOCK_CLASS}, hashtext(current_schema()))`.execute(trx);
   };
 }
