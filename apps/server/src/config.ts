@@ -34,6 +34,19 @@ function isDnsServer(value: string): boolean {
  * Every setting, read from the environment once at start-up. A bad value stops the server with a
  * sentence naming the variable, never a stack trace.
  */
+/** A comma-separated setting: its items trimmed (and `normalise`d), empty ones dropped, each checked. */
+const commaList = (check: (item: string) => boolean, message: string, normalise = (item: string) => item) =>
+  z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((item) => normalise(item.trim()))
+        .filter((item) => item.length > 0),
+    )
+    .refine((list) => list.every(check), message);
+
 const EnvSchema = z.object({
   PORT: z.coerce.number({ message: 'must be a number' }).int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -45,19 +58,11 @@ const EnvSchema = z.object({
       (v) => /^(postgres(ql)?:\/\/|sqlite:|file:|[./\w])/i.test(v),
       'use postgres://… or sqlite:./path/to/file.db',
     ),
-  BASE_DOMAINS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((d) => d.trim().toLowerCase())
-        .filter((d) => d.length > 0),
-    )
-    .refine(
-      (list) => list.every((d) => /^[a-z0-9.-]+$/.test(d)),
-      'a comma-separated list of host names (no scheme, no port)',
-    ),
+  BASE_DOMAINS: commaList(
+    (d) => /^[a-z0-9.-]+$/.test(d),
+    'a comma-separated list of host names (no scheme, no port)',
+    (d) => d.toLowerCase(),
+  ),
   PUBLIC_URL: z
     .string()
     .optional()
@@ -114,33 +119,15 @@ const EnvSchema = z.object({
     .toLowerCase()
     .default('')
     .refine((v) => v === '' || /^[a-z0-9.:-]+$/.test(v), 'a host name such as domains.embudo.example'),
-  DNS_SERVERS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s.length > 0),
-    )
-    .refine(
-      (list) => list.every(isDnsServer),
-      'a comma-separated list of DNS server addresses, each ip or ip:port (e.g. 127.0.0.1:5300)',
-    ),
+  DNS_SERVERS: commaList(
+    isDnsServer,
+    'a comma-separated list of DNS server addresses, each ip or ip:port (e.g. 127.0.0.1:5300)',
+  ),
   DOMAIN_CHECK_MINUTES: count(1, 7 * 24 * 60, 60),
-  TLS_ASK_ALLOW: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s.length > 0),
-    )
-    .refine(
-      (list) => list.every((s) => isIP(s) !== 0),
-      'a comma-separated list of IP addresses (the TLS proxies that ask)',
-    ),
+  TLS_ASK_ALLOW: commaList(
+    (s) => isIP(s) !== 0,
+    'a comma-separated list of IP addresses (the TLS proxies that ask)',
+  ),
   LEGAL_CONTACT_EMAIL: z
     .string()
     .trim()
