@@ -13,6 +13,7 @@ import { killAll, killServer, startServer, type RunningServer } from '../../scri
 import { insertLeads, type LeadHome } from '../lib/leads';
 import { runLoad, warmUp } from '../lib/load';
 import { AckLog, visitRequests } from '../rows/tracking-ingest';
+import { postgresCpuMeter, type CpuMeter } from '../lib/process-cpu';
 
 /** Profiles the server from its start until it exits, into PROF_DIR. */
 const PRELOAD = `import { Session } from 'node:inspector';
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
       },
     ];
     const leads = await insertLeads(database.url, homes, { tag: 'visit', from: 0, count: 1000 }, () => true);
-    const env: Record<string, string> = { ANALYTICS_ROLLUPS: values.rollups };
+    const env: Record<string, string> = { ANALYTICS_ROLLUPS: values.rollups, PGAPPNAME: 'embudo-ingest-profile' };
     if (values.prof !== undefined) {
       // NODE_OPTIONS refuses --cpu-prof: a preload starts the inspector's profiler instead.
       const preload = join(values.prof, 'cpu-profile.mjs');
@@ -84,6 +85,9 @@ async function main(): Promise<void> {
     const server = await startServer(database.url, servers, { run: 'bundle', env });
     await warmUp(server.url, 100, 2, visitRequests(leads, new AckLog(false)));
     const log = new AckLog(false);
+    const backends: CpuMeter | undefined =
+      values.postgres === undefined ? undefined : await postgresCpuMeter(database.url, 'embudo-ingest-profile');
+    const backendsBefore = (await backends?.read()) ?? 0;
     const cpuBefore = cpuMs(server.child.pid);
     const threadsBefore = threadsMs(server.child.pid);
     const load = await runLoad({
@@ -93,6 +97,13 @@ async function main(): Promise<void> {
       requests: visitRequests(leads, log),
     });
     const cpu = cpuMs(server.child.pid) - cpuBefore;
+    if (backends !== undefined) {
+      const ms = ((await backends.read()) - backendsBefore) * 1000;
+      await backends.close();
+      process.stdout.write(
+        `  PostgreSQL (backends and writers): ${((ms / log.acknowledged) * 1000).toFixed(0)} µs per event\n`,
+      );
+    }
     const threadsAfter = threadsMs(server.child.pid);
     for (const [tid, t] of threadsAfter) {
       const d = t.ms - (threadsBefore.get(tid)?.ms ?? 0);

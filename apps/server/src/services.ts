@@ -109,7 +109,7 @@ export function createRepos(database: Pick<DatabaseHandle, 'db' | 'dialect'>) {
     previews: createPreviewRepo(db),
     progress: createLeadProgressRepo(db, dialect),
     events: createEventRepo(db, dialect),
-    tracking: createTrackingRepo(db),
+    tracking: createTrackingRepo(db, dialect),
     conversions: createConversionRepo(db),
     pixels: createPixelRepo(db, dialect),
     users: createUserRepo(db),

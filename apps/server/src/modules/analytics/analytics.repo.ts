@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Dialect } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 import { reusableRead, type StatementText } from '../../db/reusable-query';
+import { jsonList } from '../../db/batched-read';
 import { readJson } from '../../lib/json';
 import type {
   ActionInput,
@@ -230,16 +231,6 @@ function combinedUpsert(
   return { sql: `with ${parts.join(', ')} select 1`, parameters };
 }
 
-/**
- * A list given as one JSON array parameter, as a subquery of its values: one statement, compiled
- * once, whatever the list's length (and no limit on bound values).
- */
-function listOf(dialect: Dialect, json: never) {
-  return dialect === 'postgres'
-    ? sql<string>`(select jsonb_array_elements_text(cast(${json} as jsonb)))`
-    : sql<string>`(select value from json_each(${json}))`;
-}
-
 /** A stored page session as the rollups take it, with its end and its state row when they know it. */
 export interface StoredSession extends SessionInput {
   endAt: number | null;
@@ -266,7 +257,7 @@ function timeZoneOf(settings: string): string {
 
 /** The state-row reads of a batch, compiled once, run on the database or a batch's transaction. */
 function compileReads(dialect: Dialect) {
-  const list = (json: never) => listOf(dialect, json);
+  const list = (json: never) => jsonList(dialect, json);
   return {
     existing: reusableRead(['sessions', 'records', 'actions'], (db, v) =>
       db

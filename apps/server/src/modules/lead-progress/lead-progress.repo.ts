@@ -1,5 +1,6 @@
 import { compileTemplate, prepared, reusableQuery, type StatementText } from '../../db/reusable-query';
 import type { Db } from '../../db';
+import { batchedRead, jsonList } from '../../db/batched-read';
 import type { Dialect } from '../../db/dialect';
 
 /** A resume point as the event writer stores it (visitor-behaviour §4.4): the latest video position reported. */
@@ -35,19 +36,24 @@ export function createLeadProgressRepo(db: Db, dialect: Dialect) {
   const byLeadAndPage = reusableQuery(db, ['leadId', 'pageId'], ({ leadId, pageId }) =>
     db.selectFrom('leadPageProgress').selectAll().where('leadId', '=', leadId).where('pageId', '=', pageId),
   );
-  const leadByTokenHash = reusableQuery(db, ['tokenHash'], ({ tokenHash }) =>
-    db
-      .selectFrom('leads')
-      .innerJoin('accounts', 'accounts.id', 'leads.accountId')
-      .select([
-        'leads.id',
-        'leads.accountId',
-        'leads.funnelId',
-        'leads.name',
-        'leads.currentPageId',
-        'accounts.subscriptionStatus as subscriptionStatus',
-      ])
-      .where('leads.tokenHash', '=', tokenHash),
+  // Read for every session start and end, gathered by token (db/batched-read.ts).
+  const leadByTokenHash = batchedRead(
+    db,
+    (hashes) =>
+      db
+        .selectFrom('leads')
+        .innerJoin('accounts', 'accounts.id', 'leads.accountId')
+        .select([
+          'leads.id',
+          'leads.tokenHash',
+          'leads.accountId',
+          'leads.funnelId',
+          'leads.name',
+          'leads.currentPageId',
+          'accounts.subscriptionStatus as subscriptionStatus',
+        ])
+        .where('leads.tokenHash', 'in', jsonList(dialect, hashes)),
+    (row) => row.tokenHash,
   );
   // Compiled once and filled in per write (decision 0017): the event writer sends it in its batches.
   const resumePoint = compileTemplate(['leadId', 'pageId', 'position', 'reportedAt', 'at'], (v) =>
@@ -85,7 +91,7 @@ export function createLeadProgressRepo(db: Db, dialect: Dialect) {
      * Who a token hash names, where the lead is, and whether the lead's account is active: one read,
      * for every visitor event that is not sent within a session.
      */
-    leadByTokenHash: async (tokenHash: string) => (await leadByTokenHash({ tokenHash }))[0],
+    leadByTokenHash,
     /**
      * The statements that store a batch's resume points (at most one per lead and page), for the event
      * writer's batch: on SQLite one per point, each prepared once; on PostgreSQL one for all.

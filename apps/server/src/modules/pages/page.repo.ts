@@ -1,5 +1,6 @@
 import { reusableQuery } from '../../db/reusable-query';
 import type { Db } from '../../db';
+import { batchedRead, jsonList } from '../../db/batched-read';
 import { sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/dialect';
 import type { Database } from '../../db/schema';
@@ -84,14 +85,26 @@ export function createPageRepo(db: Db, dialect: Dialect) {
   );
   // A page's place and action without its content, for tracking and conversions.
   const refFields = ['id', 'buttonAction', 'position'] as const;
-  const refInFunnel = reusableQuery(db, ['pageId', 'funnelId'], ({ pageId, funnelId }) =>
-    db.selectFrom('pages').select(refFields).where('id', '=', pageId).where('funnelId', '=', funnelId),
+  // Read for every session start, gathered by page (db/batched-read.ts).
+  const refById = batchedRead(
+    db,
+    (ids) =>
+      db
+        .selectFrom('pages')
+        .select([...refFields, 'funnelId'])
+        .where('id', 'in', jsonList(dialect, ids)),
+    (row) => row.id,
   );
   const firstRef = reusableQuery(db, ['funnelId'], ({ funnelId }) =>
     db.selectFrom('pages').select(refFields).where('funnelId', '=', funnelId).orderBy('position').limit(1),
   );
   return {
-    findRefInFunnel: async (pageId: string, funnelId: string) => (await refInFunnel({ pageId, funnelId }))[0],
+    async findRefInFunnel(pageId: string, funnelId: string) {
+      const page = await refById(pageId);
+      return page?.funnelId === funnelId
+        ? { id: page.id, buttonAction: page.buttonAction, position: page.position }
+        : undefined;
+    },
     findFirstRef: async (funnelId: string) => (await firstRef({ funnelId }))[0],
     findById: async (id: string) => (await byId({ id }))[0],
     listByFunnel: (funnelId: string) => byFunnel({ funnelId }),

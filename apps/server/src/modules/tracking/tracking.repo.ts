@@ -1,11 +1,41 @@
+import { batchedRead, jsonList } from '../../db/batched-read';
 import { reusableQuery } from '../../db/reusable-query';
 import type { Db } from '../../db';
+import type { Dialect } from '../../db/dialect';
 
 /**
  * Reads the tracking rules need; every write goes through the event writer (event.repo.ts). The lead a
  * token names for calls outside a session is read by lead progress (modules/lead-progress).
  */
-export function createTrackingRepo(db: Db) {
+export function createTrackingRepo(db: Db, dialect: Dialect) {
+  // The hot read of every record sent within a session, gathered by session (db/batched-read.ts): the
+  // session with its lead's token, so that a session of another lead is told apart in the answer.
+  const sessionWithLead = batchedRead(
+    db,
+    (ids) =>
+      db
+        .selectFrom('pageSessions')
+        .innerJoin('leads', 'leads.id', 'pageSessions.leadId')
+        .innerJoin('accounts', 'accounts.id', 'leads.accountId')
+        .leftJoin('pages', 'pages.id', 'pageSessions.pageId')
+        .leftJoin('leadPageProgress', (join) =>
+          join
+            .onRef('leadPageProgress.leadId', '=', 'leads.id')
+            .onRef('leadPageProgress.pageId', '=', 'pageSessions.pageId'),
+        )
+        .select([
+          'leads.id as leadId',
+          'leads.tokenHash as tokenHash',
+          'accounts.subscriptionStatus as subscriptionStatus',
+          'pageSessions.id as sessionId',
+          'pageSessions.pageId as pageId',
+          'pages.buttonAction as buttonAction',
+          'leadPageProgress.completedAt as completedAt',
+        ])
+        .where('pageSessions.id', 'in', jsonList(dialect, ids)),
+    (row) => row.sessionId,
+  );
+  // When the session is not the token's lead's (or not there), what the token names on its own.
   const sessionContext = reusableQuery(db, ['tokenHash', 'sessionId'], ({ tokenHash, sessionId }) =>
     db
       .selectFrom('leads')
@@ -55,20 +85,29 @@ export function createTrackingRepo(db: Db) {
         .as('videos'),
     ]),
   );
-  const sessionCounts = reusableQuery(db, ['leadId', 'sessionId'], ({ leadId, sessionId }) =>
-    db.selectNoFrom((eb) => [
-      eb
-        .selectFrom('actions')
-        .select((c) => c.fn.countAll<number | string>().as('n'))
-        .where('actions.leadId', '=', leadId)
-        .where('actions.pageSessionId', '=', sessionId)
-        .as('actions'),
-      eb
-        .selectFrom('videoRecords')
-        .select((c) => c.fn.countAll<number | string>().as('n'))
-        .where('videoRecords.pageSessionId', '=', sessionId)
-        .as('videos'),
-    ]),
+  // Read on a session's first event in this process, gathered by session (db/batched-read.ts). The
+  // actions are found through their lead's index, as the session's lead is at hand.
+  const sessionCounts = batchedRead(
+    db,
+    (ids) =>
+      db
+        .selectFrom('pageSessions')
+        .select((eb) => [
+          'pageSessions.id as sessionId',
+          eb
+            .selectFrom('actions')
+            .select((c) => c.fn.countAll<number | string>().as('n'))
+            .whereRef('actions.leadId', '=', 'pageSessions.leadId')
+            .whereRef('actions.pageSessionId', '=', 'pageSessions.id')
+            .as('actions'),
+          eb
+            .selectFrom('videoRecords')
+            .select((c) => c.fn.countAll<number | string>().as('n'))
+            .whereRef('videoRecords.pageSessionId', '=', 'pageSessions.id')
+            .as('videos'),
+        ])
+        .where('pageSessions.id', 'in', jsonList(dialect, ids)),
+    (row) => row.sessionId,
   );
   return {
     /**
@@ -87,9 +126,9 @@ export function createTrackingRepo(db: Db) {
         videos: Number(row?.videos ?? 0),
       };
     },
-    /** A page session's actions and video records. */
-    async sessionCounts(leadId: string, sessionId: string): Promise<Record<'actions' | 'videos', number>> {
-      const [row] = await sessionCounts({ leadId, sessionId });
+    /** A page session's actions and video records (none for a session that is not stored). */
+    async sessionCounts(sessionId: string): Promise<Record<'actions' | 'videos', number>> {
+      const row = await sessionCounts(sessionId);
       return { actions: Number(row?.actions ?? 0), videos: Number(row?.videos ?? 0) };
     },
     /**
@@ -97,8 +136,19 @@ export function createTrackingRepo(db: Db) {
      * is active, the session if it is that lead's, and what decides whether the session's page still
      * takes tracking (visitor-behaviour §5).
      */
-    sessionContext: async (tokenHash: string, sessionId: string) =>
-      (await sessionContext({ tokenHash, sessionId }))[0],
+    async sessionContext(tokenHash: string, sessionId: string) {
+      const found = await sessionWithLead(sessionId);
+      if (found?.tokenHash === tokenHash)
+        return {
+          leadId: found.leadId,
+          subscriptionStatus: found.subscriptionStatus,
+          sessionId: found.sessionId,
+          pageId: found.pageId,
+          buttonAction: found.buttonAction,
+          completedAt: found.completedAt,
+        };
+      return (await sessionContext({ tokenHash, sessionId }))[0];
+    },
     findSession: (id: string) =>
       db
         .selectFrom('pageSessions')

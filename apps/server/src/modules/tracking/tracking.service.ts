@@ -89,21 +89,16 @@ export interface TrackingServiceDeps {
 export function createTrackingService({ writer, progress, tracking, now = Date.now }: TrackingServiceDeps) {
   // What a lead and a page session have stored, counted in this process from the database's counts.
   const leadCounts = countScope((leadId, at) => tracking.leadCounts(leadId, at - CAP_WINDOW_MS), now);
-  // A session's key is its lead's id (a UUID, no space) and its own, so that the read finds its actions
-  // through the lead's index.
-  const sessionCounts = countScope((key) => {
-    const space = key.indexOf(' ');
-    return tracking.sessionCounts(key.slice(0, space), key.slice(space + 1));
-  }, now);
+  const sessionCounts = countScope((sessionId) => tracking.sessionCounts(sessionId), now);
   const perLead = (leadId: string, kind: 'sessions' | 'actions' | 'videos', cap: number): Claim => ({
     scope: leadCounts,
     key: leadId,
     kind,
     cap,
   });
-  const perSession = (leadId: string, sessionId: string, kind: 'actions' | 'videos', cap: number): Claim => ({
+  const perSession = (sessionId: string, kind: 'actions' | 'videos', cap: number): Claim => ({
     scope: sessionCounts,
-    key: `${leadId} ${sessionId}`,
+    key: sessionId,
     kind,
     cap,
   });
@@ -225,7 +220,7 @@ export function createTrackingService({ writer, progress, tracking, now = Date.n
       const occurredAt = toMs(input.timestamp);
       const key = input.eventId ?? `${session.id}:${input.action}:${occurredAt}`;
       const claims = [
-        perSession(leadId, session.id, 'actions', TRACKING_CAPS.actionsPerSession),
+        perSession(session.id, 'actions', TRACKING_CAPS.actionsPerSession),
         perLead(leadId, 'actions', TRACKING_CAPS.actionsPerLead),
       ];
       const stored = await withinCaps(claims, () =>
@@ -260,7 +255,7 @@ export function createTrackingService({ writer, progress, tracking, now = Date.n
         input.eventId ??
         `${session.id}:${startView}:${endView}:${input.startTimeVideo}:${input.endTimeVideo}:${input.details.state ?? ''}`;
       const claims = [
-        perSession(leadId, session.id, 'videos', TRACKING_CAPS.videoRecordsPerSession),
+        perSession(session.id, 'videos', TRACKING_CAPS.videoRecordsPerSession),
         perLead(leadId, 'videos', TRACKING_CAPS.videoRecordsPerLead),
       ];
       const stored = await withinCaps(claims, () =>

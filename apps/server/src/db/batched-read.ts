@@ -1,0 +1,44 @@
+import DataLoader from 'dataloader';
+import { sql, type Compilable, type Kysely, type RawBuilder } from 'kysely';
+import type { Dialect } from './dialect';
+import { reusableQuery } from './reusable-query';
+import type { Database } from './schema';
+
+/**
+ * A list given as one JSON array parameter, as a subquery of its values: one statement, compiled
+ * once, whatever the list's length (and no limit on bound values).
+ */
+export function jsonList(dialect: Dialect, json: never): RawBuilder<string> {
+  return dialect === 'postgres'
+    ? sql<string>`(select jsonb_array_elements_text(cast(${json} as jsonb)))`
+    : sql<string>`(select value from json_each(${json}))`;
+}
+
+/** The most keys one statement reads: a flood's lookups go in several statements of this size. */
+const MAX_KEYS = 500;
+
+/**
+ * Reads by key, gathered (decision 30): every lookup asked while the server handles one round of
+ * incoming requests goes to the database as one statement for all their keys, read when that round
+ * is done (`setImmediate`, after the event loop's poll phase). Each lookup still reads what is
+ * committed after it was asked, so nothing is answered from a copy: this only saves a statement,
+ * and on PostgreSQL a round trip, per lookup. `build` gets the keys as one JSON array (`jsonList`);
+ * each row is matched to its lookup by `keyOf`, and a key with no row answers undefined.
+ */
+export function batchedRead<Row>(
+  db: Kysely<Database>,
+  build: (keys: never) => Compilable<Row>,
+  keyOf: (row: Row) => string,
+): (key: string) => Promise<Row | undefined> {
+  const read = reusableQuery(db, ['keys'], ({ keys }) => build(keys));
+  const loader = new DataLoader<string, Row | undefined>(
+    async (keys) => {
+      const rows = await read({ keys: JSON.stringify(keys) });
+      const byKey = new Map<string, Row>();
+      for (const row of rows) byKey.set(keyOf(row), row);
+      return keys.map((key) => byKey.get(key));
+    },
+    { cache: false, maxBatchSize: MAX_KEYS, batchScheduleFn: (run) => setImmediate(run) },
+  );
+  return (key) => loader.load(key);
+}
