@@ -150,11 +150,12 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
   // Analytics rollups (decision 25): kept by the writer's batches, new leads and conversions alike.
   // ANALYTICS_ROLLUPS=off stores raw rows only and marks a rebuild for a start with them on.
   const rollupsOn = config.analyticsRollups ?? true;
-  // On SQLite this process's writer is the only one: the rollups keep recent state rows in memory.
+  // The rollups keep recent state rows in memory for the writer's batches (on PostgreSQL while no other
+  // process changed them: decision 31).
   const rollups = createDatabaseRollups({
     db,
     analytics: repos.analytics,
-    cacheStates: rollupsOn && database.dialect === 'sqlite',
+    cacheStates: rollupsOn,
     // Several processes on PostgreSQL take turns through the database (rollup-lock.ts).
     acrossProcesses: crossProcessLock(database.dialect),
   });

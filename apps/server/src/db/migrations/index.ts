@@ -12,6 +12,7 @@ import * as leadSearch from './0009-lead-search';
 import * as analytics from './0010-analytics';
 import * as domainVerification from './0011-domain-verification';
 import * as analyticsPageVersions from './0012-analytics-page-versions';
+import * as analyticsWrites from './0013-analytics-writes';
 
 /** Migrations in order. Each takes the dialect for the rare type that differs (architecture §5.11). */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -28,5 +29,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0010-analytics': { up: (db: Kysely<unknown>) => analytics.up(db, dialect) },
     '0011-domain-verification': { up: (db: Kysely<unknown>) => domainVerification.up(db) },
     '0012-analytics-page-versions': { up: (db: Kysely<unknown>) => analyticsPageVersions.up(db, dialect) },
+    '0013-analytics-writes': { up: (db: Kysely<unknown>) => analyticsWrites.up(db, dialect) },
   };
 }

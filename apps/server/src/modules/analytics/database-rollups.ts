@@ -122,15 +122,22 @@ export function createDatabaseRollups({
   /** PostgreSQL: what a transaction takes before it reads state rows (rollup-lock.ts). */
   acrossProcesses?: CrossProcessLock;
   /**
-   * Keep the state rows of recent sessions and leads in memory (SQLite: this process's event writer
-   * is the only writer of them). Every write in a transaction of its own (new leads, conversions,
-   * erasures, rebuilds) empties it.
+   * Keep the state rows of recent sessions and leads in memory for the event writer's batches. On
+   * SQLite this process is the only writer of them; on PostgreSQL a batch uses them only when the
+   * write number it took under the lock follows its last one's (decision 31). Every write in a
+   * transaction of its own (new leads, conversions, erasures, rebuilds) empties it.
    */
   cacheStates?: boolean;
 }) {
   const cache = cacheStates ? createStateCache() : undefined;
   /** What the writer's batch planned last, for the cache once it is committed. */
   let staged: (() => void) | undefined;
+  /** PostgreSQL: the write number of this process's last committed batch, as of which the cache holds. */
+  let lastWrite: number | undefined;
+  /** PostgreSQL: the writer's batch in progress, whose reads may come from the cache. */
+  let batch: { trx: Kysely<Database>; write: number } | undefined;
+  /** Whether a plan on `reader` is the writer's batch, which reads from the cache and stages for it. */
+  const isWritersBatch = (reader: Kysely<Database>): boolean => reader === db || reader === batch?.trx;
 
   /**
    * Reads what is not read yet of these sessions and leads into `loaded` (a new one when not given),
@@ -148,8 +155,9 @@ export function createDatabaseRollups({
       leadPages: new Map(),
     },
   ): Promise<LoadedStates> {
-    // The cache holds what is committed: a transaction's reads go to it, the database's may not.
-    const cached = reader === db ? cache : undefined;
+    // The cache holds what is committed: a transaction's reads go to it, except in the writer's batch
+    // that found the cache current under the lock; the database's may not.
+    const cached = isWritersBatch(reader) ? cache : undefined;
     const sessionsToRead = new Set<string>();
     for (const id of sessionIds) {
       if (loaded.sessionsAsked.has(id)) continue;
@@ -201,7 +209,8 @@ export function createDatabaseRollups({
     written?: { sessions: readonly StoredSession[]; ends: ReadonlyMap<string, number> },
   ): Promise<StatementText[]> {
     // A plan in a transaction of its own never stages (the cache is emptied for it instead).
-    if (reader === db) staged = undefined;
+    const forWriter = isWritersBatch(reader);
+    if (forWriter) staged = undefined;
     if (given.length === 0) return [];
     const named = sessionsAndLeadsOf(given).sessionIds;
     await load(reader, named, [], loaded);
@@ -255,7 +264,7 @@ export function createDatabaseRollups({
       if (state !== undefined) leadPages.set(key, state);
     }
     const outcome = applyBatch(events, { leads, sessions, leadPages }, dayOf);
-    if (cache !== undefined && reader === db && written !== undefined) {
+    if (cache !== undefined && forWriter && written !== undefined) {
       const generation = cache.generation();
       staged = () => {
         if (cache.generation() !== generation) return;
@@ -390,15 +399,30 @@ export function createDatabaseRollups({
     holdAcrossProcesses: async (trx: Kysely<Database>): Promise<void> => {
       await acrossProcesses?.(trx);
     },
+    /**
+     * Takes the lock of several processes in the writer's batch `trx` (PostgreSQL; nothing on
+     * SQLite), and keeps the cache only if no other transaction changed the rollups since this
+     * process's last batch: its write number follows that batch's.
+     */
+    async holdForBatch(trx: Kysely<Database>): Promise<void> {
+      const write = await acrossProcesses?.(trx);
+      if (write === undefined) return;
+      if (lastWrite === undefined || write !== lastWrite + 1) cache?.clear();
+      batch = { trx, write };
+    },
     /** The writer's batch planned last is committed: the cache takes its state rows. */
     committed(): void {
       staged?.();
       staged = undefined;
+      lastWrite = batch?.write;
+      batch = undefined;
     },
     /** The writer's batch planned last failed: whatever the cache holds may be wrong now. */
     failed(): void {
       staged = undefined;
       cache?.clear();
+      lastWrite = undefined;
+      batch = undefined;
     },
     planLoaded,
     plan,

@@ -22,7 +22,14 @@ export interface RollupIngestDeps {
   analytics: Pick<AnalyticsRepo, 'existingIds'>;
   rollups: Pick<
     DatabaseRollups,
-    'load' | 'planLoaded' | 'apply' | 'erase' | 'committed' | 'failed' | 'holdAcrossProcesses'
+    | 'load'
+    | 'planLoaded'
+    | 'apply'
+    | 'erase'
+    | 'committed'
+    | 'failed'
+    | 'holdAcrossProcesses'
+    | 'holdForBatch'
   >;
   lock: RollupLock;
 }
@@ -90,7 +97,7 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
      * run; without one (SQLite), it reads before the batch, under this process's lock.
      */
     async planFor(batch: WrittenBatch, trx?: Kysely<Database>): Promise<StatementText[]> {
-      if (trx !== undefined) await rollups.holdAcrossProcesses(trx);
+      if (trx !== undefined) await rollups.holdForBatch(trx);
       const reader = trx ?? db;
       const named = new Set<string>();
       for (const row of batch.videoRecords) named.add(row.pageSessionId);

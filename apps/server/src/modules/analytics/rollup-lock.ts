@@ -27,8 +27,11 @@ export function createRollupLock(): RollupLock {
  * same way: every transaction that changes the rollups takes this transaction-level advisory lock
  * before it reads state rows, and holds it to its commit, so no process writes back a state row
  * another has changed since it read it (decision 25). A rebuild, one transaction, holds it throughout.
+ * Under the lock each takes the next number of `analytics_writes`, which it answers: numbers are
+ * taken one holder at a time, so a process that gets the number after the one its last batch got
+ * knows that nobody else changed the rollups in between (decision 31).
  */
-export type CrossProcessLock = (trx: Kysely<Database>) => Promise<void>;
+export type CrossProcessLock = (trx: Kysely<Database>) => Promise<number>;
 
 /**
  * The advisory lock's keys: a class of Embudo's own ("embu" read as a number; the two-key space is
@@ -41,6 +44,10 @@ const ROLLUPS_LOCK_CLASS = 0x656d6275;
 export function crossProcessLock(dialect: Dialect): CrossProcessLock | undefined {
   if (dialect !== 'postgres') return undefined;
   return async (trx) => {
-    await sql`select pg_advisory_xact_lock(${ROLLUPS_LOCK_CLASS}, hashtext(current_schema()))`.execute(trx);
+    // One round trip; the materialized CTE runs the lock before the number is taken.
+    const { rows } = await sql<{ write: string }>`with held as materialized (
+        select pg_advisory_xact_lock(${ROLLUPS_LOCK_CLASS}, hashtext(current_schema())))
+      select nextval('analytics_writes') as write from held`.execute(trx);
+    return Number(rows[0]?.write);
   };
 }
