@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newAccount, useServices } from '../../test/fixtures';
 import { TEST_DIALECTS } from '../../test/databases';
-import { batchedRead, jsonList } from './batched-read';
+import { batchedRead, inJsonList } from './batched-read';
 
 describe.each(TEST_DIALECTS)('reads by key gathered into one statement, on %s', (dialect) => {
   const h = useServices(dialect);
@@ -9,7 +9,10 @@ describe.each(TEST_DIALECTS)('reads by key gathered into one statement, on %s', 
     batchedRead(
       h.db,
       (slugs) =>
-        h.db.selectFrom('accounts').select(['slug', 'name']).where('slug', 'in', jsonList(dialect, slugs)),
+        h.db
+          .selectFrom('accounts')
+          .select(['slug', 'name'])
+          .where(inJsonList(dialect, 'slug', slugs)),
       (row) => row.slug,
     );
 

@@ -72,6 +72,15 @@ export interface StatementText {
   parameters: readonly unknown[];
 }
 
+export interface TemplateOptions {
+  /**
+   * Plan on every run instead of once per connection (PostgreSQL: not a named statement). For a
+   * lookup of a list of keys (`inJsonList`) in a table that grows: a plan made once, while the table
+   * was small and had no statistics yet, scans the whole table for as long as the connection lives.
+   */
+  planEachRun?: boolean;
+}
+
 /**
  * A statement built and compiled once, then filled in with new values each time. Building and
  * compiling a Kysely query costs more than running a small indexed one (decision 0015). `build` gets a
@@ -81,10 +90,11 @@ export interface StatementText {
 export function compileTemplate<Name extends string>(
   names: readonly Name[],
   build: (values: Record<Name, never>) => Compilable,
+  options: TemplateOptions = {},
 ): (values: Record<Name, Value>) => StatementText {
   const standIns = Object.fromEntries(names.map((name) => [name, `${SLOT}${name}`])) as Record<Name, never>;
   const compiled = build(standIns).compile();
-  prepared(compiled.sql);
+  if (options.planEachRun !== true) prepared(compiled.sql);
   const slots = compiled.parameters.map((parameter) =>
     typeof parameter === 'string' && parameter.startsWith(SLOT)
       ? (parameter.slice(SLOT.length) as Name)
@@ -110,8 +120,9 @@ export function reusableQuery<Name extends string, Row>(
   db: Kysely<Database>,
   names: readonly Name[],
   build: (values: Record<Name, never>) => Compilable<Row>,
+  options: TemplateOptions = {},
 ): (values: Record<Name, Value>) => Promise<Row[]> {
-  const fill = compileTemplate(names, build);
+  const fill = compileTemplate(names, build, options);
   const direct = directReads.get(db);
   return async (values) => {
     const { sql, parameters } = fill(values);
@@ -130,10 +141,11 @@ export function reusableQuery<Name extends string, Row>(
 export function reusableRead<Name extends string, Row>(
   names: readonly Name[],
   build: (db: Kysely<Database>, values: Record<Name, never>) => Compilable<Row>,
+  options: TemplateOptions = {},
 ): (db: Kysely<Database>, values: Record<Name, Value>) => Promise<Row[]> {
   let fill: ((values: Record<Name, Value>) => StatementText) | undefined;
   return async (db, values) => {
-    fill ??= compileTemplate(names, (v) => build(db, v));
+    fill ??= compileTemplate(names, (v) => build(db, v), options);
     const { sql, parameters } = fill(values);
     const read = directReads.get(db)?.(sql, parameters);
     if (read) return rowObjects(read.columns, read.rows) as Row[];

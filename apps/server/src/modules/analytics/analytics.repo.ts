@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Dialect } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 import { reusableRead, type StatementText } from '../../db/reusable-query';
-import { jsonList } from '../../db/batched-read';
+import { inJsonList } from '../../db/batched-read';
 import { readJson } from '../../lib/json';
 import type {
   ActionInput,
@@ -257,54 +257,67 @@ function timeZoneOf(settings: string): string {
 
 /** The state-row reads of a batch, compiled once, run on the database or a batch's transaction. */
 function compileReads(dialect: Dialect) {
-  const list = (json: never) => jsonList(dialect, json);
+  const list = (column: string, json: never) => inJsonList(dialect, column, json);
+  // Lookups of lists of keys in growing tables are planned on every run (reusable-query.ts).
+  const eachRun = { planEachRun: true };
   return {
-    existing: reusableRead(['sessions', 'records', 'actions'], (db, v) =>
-      db
-        .selectFrom('pageSessions')
-        .select([sql<string>`'s'`.as('kind'), 'id'])
-        .where('id', 'in', list(v.sessions))
-        .unionAll(
-          db
-            .selectFrom('videoRecords')
-            .select([sql<string>`'v'`.as('kind'), 'id'])
-            .where('id', 'in', list(v.records)),
-        )
-        .unionAll(
-          db
-            .selectFrom('actions')
-            .select([sql<string>`'a'`.as('kind'), 'id'])
-            .where('id', 'in', list(v.actions)),
-        ),
+    existing: reusableRead(
+      ['sessions', 'records', 'actions'],
+      (db, v) =>
+        db
+          .selectFrom('pageSessions')
+          .select([sql<string>`'s'`.as('kind'), 'id'])
+          .where(list('id', v.sessions))
+          .unionAll(
+            db
+              .selectFrom('videoRecords')
+              .select([sql<string>`'v'`.as('kind'), 'id'])
+              .where(list('id', v.records)),
+          )
+          .unionAll(
+            db
+              .selectFrom('actions')
+              .select([sql<string>`'a'`.as('kind'), 'id'])
+              .where(list('id', v.actions)),
+          ),
+      eachRun,
     ),
-    sessions: reusableRead(['ids'], (db, v) =>
-      db
-        .selectFrom('pageSessions')
-        // A session of a deleted page counts nowhere: its page's rollups went with the page.
-        .innerJoin('pages', 'pages.id', 'pageSessions.pageId')
-        .leftJoin('analyticsSessions', 'analyticsSessions.sessionId', 'pageSessions.id')
-        .select([
-          'pageSessions.id',
-          'pageSessions.leadId',
-          'pageSessions.funnelId',
-          'pageSessions.pageId',
-          'pageSessions.startAt',
-          'pageSessions.endAt',
-          'pageSessions.endReason',
-          'pageSessions.endInferred',
-          'analyticsSessions.state',
-        ])
-        .where('pageSessions.id', 'in', list(v.ids)),
+    sessions: reusableRead(
+      ['ids'],
+      (db, v) =>
+        db
+          .selectFrom('pageSessions')
+          // A session of a deleted page counts nowhere: its page's rollups went with the page.
+          .innerJoin('pages', 'pages.id', 'pageSessions.pageId')
+          .leftJoin('analyticsSessions', 'analyticsSessions.sessionId', 'pageSessions.id')
+          .select([
+            'pageSessions.id',
+            'pageSessions.leadId',
+            'pageSessions.funnelId',
+            'pageSessions.pageId',
+            'pageSessions.startAt',
+            'pageSessions.endAt',
+            'pageSessions.endReason',
+            'pageSessions.endInferred',
+            'analyticsSessions.state',
+          ])
+          .where(list('pageSessions.id', v.ids)),
+      eachRun,
     ),
-    leads: reusableRead(['ids'], (db, v) =>
-      db
-        .selectFrom('leads')
-        .innerJoin('accounts', 'accounts.id', 'leads.accountId')
-        .select(['leads.id', 'leads.funnelId', 'leads.createdAt', 'accounts.settings'])
-        .where('leads.id', 'in', list(v.ids)),
+    leads: reusableRead(
+      ['ids'],
+      (db, v) =>
+        db
+          .selectFrom('leads')
+          .innerJoin('accounts', 'accounts.id', 'leads.accountId')
+          .select(['leads.id', 'leads.funnelId', 'leads.createdAt', 'accounts.settings'])
+          .where(list('leads.id', v.ids)),
+      eachRun,
     ),
-    leadPages: reusableRead(['ids'], (db, v) =>
-      db.selectFrom('analyticsLeadPages').select('state').where('leadId', 'in', list(v.ids)),
+    leadPages: reusableRead(
+      ['ids'],
+      (db, v) => db.selectFrom('analyticsLeadPages').select('state').where(list('leadId', v.ids)),
+      eachRun,
     ),
     pageVersion: reusableRead(['pageId'], (db, v) =>
       db.selectFrom('analyticsPageVersions').select('version').where('pageId', '=', v.pageId),

@@ -1,6 +1,6 @@
 import { compileTemplate, prepared, reusableQuery, type StatementText } from '../../db/reusable-query';
 import type { Db } from '../../db';
-import { batchedRead, jsonList } from '../../db/batched-read';
+import { batchedRead, inJsonList } from '../../db/batched-read';
 import type { Dialect } from '../../db/dialect';
 
 /** A resume point as the event writer stores it (visitor-behaviour §4.4): the latest video position reported. */
@@ -52,7 +52,7 @@ export function createLeadProgressRepo(db: Db, dialect: Dialect) {
           'leads.currentPageId',
           'accounts.subscriptionStatus as subscriptionStatus',
         ])
-        .where('leads.tokenHash', 'in', jsonList(dialect, hashes)),
+        .where(inJsonList(dialect, 'leads.tokenHash', hashes)),
     (row) => row.tokenHash,
   );
   // Compiled once and filled in per write (decision 0017): the event writer sends it in its batches.

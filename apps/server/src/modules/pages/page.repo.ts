@@ -1,6 +1,6 @@
 import { reusableQuery } from '../../db/reusable-query';
 import type { Db } from '../../db';
-import { batchedRead, jsonList } from '../../db/batched-read';
+import { batchedRead, inJsonList } from '../../db/batched-read';
 import { sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/dialect';
 import type { Database } from '../../db/schema';
@@ -92,7 +92,7 @@ export function createPageRepo(db: Db, dialect: Dialect) {
       db
         .selectFrom('pages')
         .select([...refFields, 'funnelId'])
-        .where('id', 'in', jsonList(dialect, ids)),
+        .where(inJsonList(dialect, 'id', ids)),
     (row) => row.id,
   );
   const firstRef = reusableQuery(db, ['funnelId'], ({ funnelId }) =>

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db';
 import type { Dialect } from '../../db/dialect';
-import { compileTemplate, prepared, type StatementText, type Value } from '../../db/reusable-query';
+import { compileTemplate, type StatementText, type Value } from '../../db/reusable-query';
 import type { Database } from '../../db/schema';
 
 export type EventTable = 'pageSessions' | 'videoRecords' | 'actions' | 'visits' | 'conversions';
@@ -10,12 +10,16 @@ export type EventRow = Insertable<Database[EventTable]>;
 /** SQLite binds at most 32,766 values per statement; the widest event row has 11 columns. */
 const ROWS_PER_INSERT = 1000;
 
-/** A batch's session touches in one statement (PostgreSQL): `[id, at]` pairs as one JSON parameter. */
-const TOUCH_SESSIONS_POSTGRES = prepared(
+/**
+ * A batch's session touches in one statement (PostgreSQL): `[id, at]` pairs as one JSON parameter. The
+ * sessions are found by `= any(array(…))`, which goes through the primary key even before the table
+ * has statistics (batched-read.ts says why); planned on every run (reusable-query.ts, `planEachRun`).
+ */
+const TOUCH_SESSIONS_POSTGRES =
   'update page_sessions as s set last_seen_at = cast(e->>1 as bigint) ' +
-    'from jsonb_array_elements(cast($1 as jsonb)) as e ' +
-    'where s.id = e->>0 and s.last_seen_at < cast(e->>1 as bigint)',
-);
+  'from jsonb_array_elements(cast($1 as jsonb)) as e ' +
+  'where s.id = any(array(select t->>0 from jsonb_array_elements(cast($1 as jsonb)) as t)) ' +
+  'and s.id = e->>0 and s.last_seen_at < cast(e->>1 as bigint)';
 
 /**
  * The SQL of tracking's writes, as statements for the event writer to send in its batches (it runs

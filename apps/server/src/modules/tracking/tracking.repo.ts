@@ -1,4 +1,4 @@
-import { batchedRead, jsonList } from '../../db/batched-read';
+import { batchedRead, inJsonList } from '../../db/batched-read';
 import { reusableQuery } from '../../db/reusable-query';
 import type { Db } from '../../db';
 import type { Dialect } from '../../db/dialect';
@@ -32,7 +32,7 @@ export function createTrackingRepo(db: Db, dialect: Dialect) {
           'pages.buttonAction as buttonAction',
           'leadPageProgress.completedAt as completedAt',
         ])
-        .where('pageSessions.id', 'in', jsonList(dialect, ids)),
+        .where(inJsonList(dialect, 'pageSessions.id', ids)),
     (row) => row.sessionId,
   );
   // When the session is not the token's lead's (or not there), what the token names on its own.
@@ -106,7 +106,7 @@ export function createTrackingRepo(db: Db, dialect: Dialect) {
             .whereRef('videoRecords.pageSessionId', '=', 'pageSessions.id')
             .as('videos'),
         ])
-        .where('pageSessions.id', 'in', jsonList(dialect, ids)),
+        .where(inJsonList(dialect, 'pageSessions.id', ids)),
     (row) => row.sessionId,
   );
   return {
