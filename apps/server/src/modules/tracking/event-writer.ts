@@ -38,7 +38,7 @@ export interface EventWriterDeps {
   /** Where batches commit: the SQLite write thread, or a PostgreSQL transaction (decision 0013). */
   database: Pick<DatabaseHandle, 'writeBatch' | 'writeBatchPlanned'>;
   /** The statements of tracking's own writes. */
-  events: Pick<EventRepo, 'appendInserts' | 'endSession' | 'touchSessions'>;
+  events: Pick<EventRepo, 'appendInserts' | 'endSessions' | 'touchSessions'>;
   /** The statement of a resume point, which lead progress owns. */
   progress: Pick<LeadProgressService, 'resumePointStatements'>;
   /**
@@ -72,8 +72,8 @@ export function createEventWriter(
     written: WrittenBatch;
   } {
     const statements: StatementText[] = [];
-    /** For each write: the statement whose changed rows it reports, or a fixed count. */
-    const source: ({ statement: number } | { fixed: number })[] = batch.map(() => ({ fixed: 0 }));
+    /** For each write: the end whose changed rows it reports, or a fixed count. */
+    const source: ({ end: number } | { fixed: number })[] = batch.map(() => ({ fixed: 0 }));
     const inserts = new Map<EventTable, EventRow[]>();
     const touches = new Map<string, number>();
     const positions = new Map<string, Extract<WriteOp, { kind: 'videoPosition' }>>();
@@ -96,28 +96,30 @@ export function createEventWriter(
     });
     for (const [table, rows] of inserts) events.appendInserts(statements, table, rows);
     // Ends after inserts: a session started and ended within one batch ends correctly.
+    const ends: Extract<WriteOp, { kind: 'endSession' }>[] = [];
     for (const [index, { op }] of batch.entries()) {
       if (op.kind !== 'endSession') continue;
-      source[index] = { statement: statements.length };
-      statements.push(events.endSession(op));
+      source[index] = { end: ends.length };
+      ends.push(op);
     }
+    const endWrites = events.endSessions(ends);
+    const firstEnd = statements.length;
+    statements.push(...endWrites.statements);
     statements.push(...events.touchSessions(touches));
     statements.push(...progress.resumePointStatements([...positions.values()]));
     const rowsOf = <T extends EventTable>(table: T) =>
       (inserts.get(table) ?? []) as Insertable<Database[T]>[];
     return {
       statements,
-      affected: (changes) =>
-        source.map((from) => ('fixed' in from ? from.fixed : (changes[from.statement] ?? 0))),
+      affected: (changes) => {
+        const ended = endWrites.changed(changes.slice(firstEnd, firstEnd + endWrites.statements.length));
+        return source.map((from) => ('fixed' in from ? from.fixed : (ended[from.end] ?? 0)));
+      },
       written: {
         sessions: rowsOf('pageSessions'),
         videoRecords: rowsOf('videoRecords'),
         actions: rowsOf('actions'),
-        ends: batch.flatMap(({ op }) =>
-          op.kind === 'endSession'
-            ? [{ id: op.id, leadId: op.leadId, endReason: op.endReason, endAt: op.endAt }]
-            : [],
-        ),
+        ends: ends.map((op) => ({ id: op.id, leadId: op.leadId, endReason: op.endReason, endAt: op.endAt })),
       },
     };
   }

@@ -22,6 +22,26 @@ const TOUCH_SESSIONS_POSTGRES =
   'and s.id = e->>0 and s.last_seen_at < cast(e->>1 as bigint)';
 
 /**
+ * A batch's real ends in one statement (PostgreSQL): `[id, endAt, endReason, endDetails, leadId]` rows
+ * as one JSON parameter, with the single end's rules (`endSession` below).
+ */
+const END_SESSIONS_POSTGRES =
+  'update page_sessions as s set end_at = cast(e->>1 as bigint), end_reason = e->>2, end_details = e->>3, ' +
+  'end_inferred = 0, last_seen_at = cast(e->>1 as bigint) ' +
+  'from jsonb_array_elements(cast($1 as jsonb)) as e ' +
+  'where s.id = any(array(select t->>0 from jsonb_array_elements(cast($1 as jsonb)) as t)) ' +
+  'and s.id = e->>0 and s.lead_id = e->>4 and (s.end_at is null or s.end_inferred = 1)';
+
+/** A session's real end as the event writer sends it. */
+export interface SessionEnd {
+  id: string;
+  leadId: string;
+  endAt: number;
+  endReason: string;
+  endDetails: string;
+}
+
+/**
  * The SQL of tracking's writes, as statements for the event writer to send in its batches (it runs
  * none itself: decisions 0006, 0013). Each kind of statement is compiled once and filled in per
  * write (decision 0017). Every event id is a primary key written with "on conflict do nothing": a
@@ -91,15 +111,46 @@ export function createEventRepo(db: Db, dialect: Dialect) {
       if (dialect === 'sqlite') for (const row of rows) statements.push(rowInsert(table, row));
       else tableInserts(statements, table, rows);
     },
-    /** A session's real end; it replaces an inferred one, never another real one. */
-    endSession: (end: { endAt: number; endReason: string; endDetails: string; id: string; leadId: string }) =>
-      endSession({
-        endAt: end.endAt,
-        endReason: end.endReason,
-        endDetails: end.endDetails,
-        id: end.id,
-        leadId: end.leadId,
-      }),
+    /**
+     * A batch's real ends, in order; each replaces an inferred end or none, never another real one,
+     * and only for the session's own lead. With the statements, how many rows each end changed, from
+     * their changed-row counts: on SQLite a statement per end; on PostgreSQL one for all, where only
+     * the first end of a session and lead can change it (as one after another would), each is
+     * reported changed when all of those did, and otherwise none is (the caller then reads the
+     * session, as for an end that changed nothing).
+     */
+    endSessions(ends: readonly SessionEnd[]): {
+      statements: StatementText[];
+      changed: (changes: readonly number[]) => number[];
+    } {
+      if (dialect === 'sqlite' || ends.length <= 1)
+        return {
+          statements: ends.map((end) =>
+            endSession({
+              endAt: end.endAt,
+              endReason: end.endReason,
+              endDetails: end.endDetails,
+              id: end.id,
+              leadId: end.leadId,
+            }),
+          ),
+          changed: (changes) => ends.map((_, i) => changes[i] ?? 0),
+        };
+      const firsts = new Map<string, number>();
+      ends.forEach((end, i) => {
+        const key = `${end.id} ${end.leadId}`;
+        if (!firsts.has(key)) firsts.set(key, i);
+      });
+      const first = new Set(firsts.values());
+      const rows = [...first].map((i) => {
+        const end = ends[i] as SessionEnd;
+        return [end.id, end.endAt, end.endReason, end.endDetails, end.leadId];
+      });
+      return {
+        statements: [{ sql: END_SESSIONS_POSTGRES, parameters: [JSON.stringify(rows)] }],
+        changed: ([count = 0]) => ends.map((_, i) => (count === first.size && first.has(i) ? 1 : 0)),
+      };
+    },
     /**
      * The sessions were seen at these times (never moving back): on SQLite a statement per session,
      * prepared once; on PostgreSQL one for all, a round trip instead of one per session.

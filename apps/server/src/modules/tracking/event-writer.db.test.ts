@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { TEST_DIALECTS } from '../../../test/databases';
+import { newAccount, newFunnel, useServices } from '../../../test/fixtures';
+import type { WriteOp } from './event-writer';
+
+/**
+ * The event writer's batches against a real database: writes given in one turn of the event loop
+ * commit in one batch, and what each answers is what it would answer alone.
+ */
+describe.each(TEST_DIALECTS)('event writer batches on %s', (dialect) => {
+  const h = useServices(dialect);
+
+  async function leadsAndPage(count: number) {
+    const owner = await newAccount(h.services);
+    const { funnel, pages } = await newFunnel(h.services, owner, { pages: [{ headline: 'VSL' }] });
+    const page = pages[0];
+    if (!page) throw new Error('no page');
+    const leads = [];
+    for (let i = 0; i < count; i++)
+      leads.push((await h.services.leads.create(owner, funnel.id, { name: `Lead ${i}` })).lead);
+    return { funnelId: funnel.id, pageId: page.id, leads };
+  }
+
+  const sessionRow = (id: string, leadId: string, funnelId: string, pageId: string, at: number) => ({
+    id,
+    leadId,
+    funnelId,
+    pageId,
+    startAt: at,
+    startReason: 'INITIAL_LOAD',
+    endAt: null,
+    endReason: null,
+    endInferred: 0,
+    details: '{}',
+    endDetails: null,
+    lastSeenAt: at,
+  });
+  const end = (id: string, leadId: string, endAt: number, endReason: string): WriteOp => ({
+    kind: 'endSession',
+    id,
+    leadId,
+    endAt,
+    endReason,
+    endDetails: JSON.stringify({ reason: endReason }),
+  });
+
+  it('ends sent together change what they would change one after another, and answer the same', async () => {
+    const { funnelId, pageId, leads } = await leadsAndPage(2);
+    const [alice, bob] = leads.map((lead) => lead.id) as [string, string];
+    const at = Date.now() - 60_000;
+    const prefix = `${dialect}-${String(at)}`;
+    const [open, inferred, ended, startedHere, untouched] = [
+      'open',
+      'inferred',
+      'ended',
+      'new',
+      'untouched',
+    ].map((name) => `${prefix}-${name}`) as [string, string, string, string, string];
+    const { writer } = h.services;
+    await Promise.all(
+      [open, inferred, ended, untouched].map((id) =>
+        writer.write({
+          kind: 'insert',
+          table: 'pageSessions',
+          row: sessionRow(id, alice, funnelId, pageId, at),
+        }),
+      ),
+    );
+    await h.db
+      .updateTable('pageSessions')
+      .set({ endAt: at + 1000, endReason: 'PAGE_CLOSE', endInferred: 1 })
+      .where('id', '=', inferred)
+      .execute();
+    expect(await writer.write(end(ended, alice, at + 2000, 'BUTTON_CLICK'))).toBe(1);
+
+    const before = writer.stats().batches;
+    // One turn: the writer takes them all in its next batch.
+    const answers = await Promise.all([
+      writer.write({
+        kind: 'insert',
+        table: 'pageSessions',
+        row: sessionRow(startedHere, alice, funnelId, pageId, at),
+      }),
+      writer.write(end(open, bob, at + 3000, 'PAGE_CLOSE')),
+      writer.write(end(open, alice, at + 4000, 'VIDEO_ENDED')),
+      writer.write(end(open, alice, at + 5000, 'PAGE_CLOSE')),
+      writer.write(end(inferred, alice, at + 6000, 'INACTIVITY')),
+      writer.write(end(ended, alice, at + 7000, 'PAGE_CLOSE')),
+      writer.write(end(startedHere, alice, at + 8000, 'BUTTON_CLICK')),
+    ]);
+    expect(writer.stats().batches - before).toBe(1);
+
+    const rows = new Map(
+      (
+        await h.db
+          .selectFrom('pageSessions')
+          .select(['id', 'endAt', 'endReason', 'endInferred'])
+          .where('id', 'like', `${prefix}-%`)
+          .execute()
+      ).map((row) => [row.id, row]),
+    );
+    // Another lead's end changes nothing; the lead's first end of an open session holds.
+    expect(rows.get(open)).toMatchObject({ endAt: at + 4000, endReason: 'VIDEO_ENDED', endInferred: 0 });
+    // A real end replaces an inferred one, never another real one.
+    expect(rows.get(inferred)).toMatchObject({ endAt: at + 6000, endReason: 'INACTIVITY', endInferred: 0 });
+    expect(rows.get(ended)).toMatchObject({ endAt: at + 2000, endReason: 'BUTTON_CLICK' });
+    // A session started in the batch ends in it.
+    expect(rows.get(startedHere)).toMatchObject({ endAt: at + 8000, endReason: 'BUTTON_CLICK' });
+    expect(rows.get(untouched)).toMatchObject({ endAt: null });
+
+    // An end that changed nothing never answers 1 (the service then reads the session); each one that
+    // did answers 1 alone, and may answer 0 among others (where the service's read says it is fine).
+    const [, bobs, first, second, replaced, again, own] = answers;
+    expect([bobs, second, again]).toEqual([0, 0, 0]);
+    for (const changed of [first, replaced, own]) expect([0, 1]).toContain(changed);
+  });
+
+  it('every end of a batch that each changes its session answers 1', async () => {
+    const { funnelId, pageId, leads } = await leadsAndPage(3);
+    const at = Date.now() - 60_000;
+    const ids = leads.map((lead, i) => ({
+      id: `${dialect}-all-${String(at)}-${String(i)}`,
+      leadId: lead.id,
+    }));
+    await Promise.all(
+      ids.map(({ id, leadId }) =>
+        h.services.writer.write({
+          kind: 'insert',
+          table: 'pageSessions',
+          row: sessionRow(id, leadId, funnelId, pageId, at),
+        }),
+      ),
+    );
+    const answers = await Promise.all(
+      ids.map(({ id, leadId }, i) =>
+        h.services.writer.write(end(id, leadId, at + 1000 * (i + 1), 'PAGE_CLOSE')),
+      ),
+    );
+    expect(answers).toEqual([1, 1, 1]);
+  });
+});
