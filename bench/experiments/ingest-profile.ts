@@ -74,7 +74,10 @@ async function main(): Promise<void> {
       },
     ];
     const leads = await insertLeads(database.url, homes, { tag: 'visit', from: 0, count: 1000 }, () => true);
-    const env: Record<string, string> = { ANALYTICS_ROLLUPS: values.rollups, PGAPPNAME: 'embudo-ingest-profile' };
+    const env: Record<string, string> = {
+      ANALYTICS_ROLLUPS: values.rollups,
+      PGAPPNAME: 'embudo-ingest-profile',
+    };
     if (values.prof !== undefined) {
       // NODE_OPTIONS refuses --cpu-prof: a preload starts the inspector's profiler instead.
       const preload = join(values.prof, 'cpu-profile.mjs');
@@ -86,7 +89,9 @@ async function main(): Promise<void> {
     await warmUp(server.url, 100, 2, visitRequests(leads, new AckLog(false)));
     const log = new AckLog(false);
     const backends: CpuMeter | undefined =
-      values.postgres === undefined ? undefined : await postgresCpuMeter(database.url, 'embudo-ingest-profile');
+      values.postgres === undefined
+        ? undefined
+        : await postgresCpuMeter(database.url, 'embudo-ingest-profile');
     const backendsBefore = (await backends?.read()) ?? 0;
     const cpuBefore = cpuMs(server.child.pid);
     const threadsBefore = threadsMs(server.child.pid);
