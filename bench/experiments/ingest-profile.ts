@@ -1,8 +1,9 @@
 /**
- * tsx bench/experiments/ingest-profile.ts [--postgres URL] [--rollups on|off] [--seconds 10] [--prof DIR]
+ * tsx bench/experiments/ingest-profile.ts [--postgres URL] [--rollups on|off] [--seconds 10] [--prof DIR] [--heap DIR]
  *
  * Row 5's visits against one server (the bundle, as `npm start` runs it), once, for profiling: with
- * --prof the server runs with `--cpu-prof` and writes its profile to DIR when it stops. Prints the
+ * --prof the server runs with `--cpu-prof` and writes its profile to DIR when it stops (with --heap, a
+ * sampling heap profile of what it allocated, for Chrome's DevTools). Prints the
  * acknowledged events per second. Not a bench row: a tool to find where ingest spends its time.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,20 @@ session.post('Profiler.start');
 process.on('exit', () => {
   session.post('Profiler.stop', (error, result) => {
     if (!error) writeFileSync(process.env.PROF_DIR + '/server-' + process.pid + '.cpuprofile', JSON.stringify(result.profile));
+  });
+});
+`;
+
+/** Samples what the server allocates (garbage included) from its start until it exits, into PROF_DIR. */
+const HEAP_PRELOAD = `import { Session } from 'node:inspector';
+import { writeFileSync } from 'node:fs';
+const session = new Session();
+session.connect();
+session.post('HeapProfiler.enable');
+session.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+process.on('exit', () => {
+  session.post('HeapProfiler.stopSampling', (error, result) => {
+    if (!error) writeFileSync(process.env.PROF_DIR + '/server-' + process.pid + '.heapprofile', JSON.stringify(result.profile));
   });
 });
 `;
@@ -57,6 +72,7 @@ async function main(): Promise<void> {
       rollups: { type: 'string', default: 'on' },
       seconds: { type: 'string', default: '10' },
       prof: { type: 'string' },
+      heap: { type: 'string' },
     },
   });
   const database = await prepareDatabase(values.postgres, false, 'ingest_profile');
@@ -78,12 +94,13 @@ async function main(): Promise<void> {
       ANALYTICS_ROLLUPS: values.rollups,
       PGAPPNAME: 'embudo-ingest-profile',
     };
-    if (values.prof !== undefined) {
+    const profDir = values.prof ?? values.heap;
+    if (profDir !== undefined) {
       // NODE_OPTIONS refuses --cpu-prof: a preload starts the inspector's profiler instead.
-      const preload = join(values.prof, 'cpu-profile.mjs');
-      writeFileSync(preload, PRELOAD);
+      const preload = join(profDir, 'profile.mjs');
+      writeFileSync(preload, values.heap === undefined ? PRELOAD : HEAP_PRELOAD);
       env.NODE_OPTIONS = `--import=${preload}`;
-      env.PROF_DIR = values.prof;
+      env.PROF_DIR = profDir;
     }
     const server = await startServer(database.url, servers, { run: 'bundle', env });
     await warmUp(server.url, 100, 2, visitRequests(leads, new AckLog(false)));
