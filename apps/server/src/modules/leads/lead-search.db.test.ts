@@ -7,6 +7,7 @@ import { HttpError } from '../../lib/http-errors';
 import { hashToken } from '../../lib/tokens';
 import { createLeadRepo } from './lead.repo';
 import { createLeadService } from './lead.service';
+import { pageSessionRow } from '../../../test/session-rows';
 
 /**
  * The Studio's leads table (issue 18, decision 22): search by the start of a name's word, of an
@@ -276,20 +277,16 @@ describe.each(TEST_DIALECTS)('lead search, paging, links and erasure on %s', (di
       .execute();
     await t.db
       .insertInto('pageSessions')
-      .values({
-        id: id('s'),
-        leadId: lead.id,
-        funnelId: lead.funnelId,
-        pageId: lead.currentPageId ?? '',
-        startAt: at,
-        startReason: 'load',
-        endAt: null,
-        endReason: null,
-        endInferred: 0,
-        details: '{}',
-        endDetails: null,
-        lastSeenAt: at,
-      })
+      .values(
+        pageSessionRow({
+          id: id('s'),
+          leadId: lead.id,
+          funnelId: lead.funnelId,
+          pageId: lead.currentPageId ?? '',
+          at,
+          startReason: 'load',
+        }),
+      )
       .execute();
     await t.db
       .insertInto('videoRecords')

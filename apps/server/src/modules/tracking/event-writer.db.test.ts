@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '../../../test/databases';
 import { newAccount, newFunnel, useServices } from '../../../test/fixtures';
+import { pageSessionRow } from '../../../test/session-rows';
 import type { WriteOp } from './event-writer';
 
 /**
@@ -21,20 +22,8 @@ describe.each(TEST_DIALECTS)('event writer batches on %s', (dialect) => {
     return { funnelId: funnel.id, pageId: page.id, leads };
   }
 
-  const sessionRow = (id: string, leadId: string, funnelId: string, pageId: string, at: number) => ({
-    id,
-    leadId,
-    funnelId,
-    pageId,
-    startAt: at,
-    startReason: 'INITIAL_LOAD',
-    endAt: null,
-    endReason: null,
-    endInferred: 0,
-    details: '{}',
-    endDetails: null,
-    lastSeenAt: at,
-  });
+  const sessionRow = (id: string, leadId: string, funnelId: string, pageId: string, at: number) =>
+    pageSessionRow({ id, leadId, funnelId, pageId, at });
   const end = (id: string, leadId: string, endAt: number, endReason: string): WriteOp => ({
     kind: 'endSession',
     id,

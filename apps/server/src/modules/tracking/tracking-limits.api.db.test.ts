@@ -15,6 +15,7 @@ import {
   type Answer,
 } from '../../../test/visitor';
 import { TRACKING_CAPS } from './tracking-caps';
+import { pageSessionRow } from '../../../test/session-rows';
 
 /**
  * What one lead link can make the server store (issue 16, item 4): every free-form object of the
@@ -279,20 +280,15 @@ describe.each(TEST_DIALECTS)('tracking limits on %s', (dialect) => {
     }
     /** Sessions written straight into the database; their ids. */
     async function sessionsStored(lead: { id: string }, n: number, at = Date.now()): Promise<string[]> {
-      const rows = Array.from({ length: n }, (_, i) => ({
-        id: `pre-s-${lead.id}-${String(at)}-${String(i)}`,
-        leadId: lead.id,
-        funnelId: h.vsl.id,
-        pageId: h.vsl.pages[0]?.id ?? '',
-        startAt: at,
-        startReason: 'INITIAL_LOAD',
-        endAt: null,
-        endReason: null,
-        endInferred: 0,
-        details: '{}',
-        endDetails: null,
-        lastSeenAt: at,
-      }));
+      const rows = Array.from({ length: n }, (_, i) =>
+        pageSessionRow({
+          id: `pre-s-${lead.id}-${String(at)}-${String(i)}`,
+          leadId: lead.id,
+          funnelId: h.vsl.id,
+          pageId: h.vsl.pages[0]?.id ?? '',
+          at,
+        }),
+      );
       for (let i = 0; i < rows.length; i += 500)
         await db()
           .insertInto('pageSessions')

@@ -7,6 +7,16 @@ import type { Dialect } from '../../db/dialect';
  * Reads the tracking rules need; every write goes through the event writer (event.repo.ts). The lead a
  * token names for calls outside a session is read by lead progress (modules/lead-progress).
  */
+/** What a record sent within a session needs to know of it (tracking.service.ts, `sessionOf`). */
+const SESSION_CONTEXT = [
+  'leads.id as leadId',
+  'accounts.subscriptionStatus as subscriptionStatus',
+  'pageSessions.id as sessionId',
+  'pageSessions.pageId as pageId',
+  'pages.buttonAction as buttonAction',
+  'leadPageProgress.completedAt as completedAt',
+] as const;
+
 export function createTrackingRepo(db: Db, dialect: Dialect) {
   // The hot read of every record sent within a session, gathered by session (db/batched-read.ts): the
   // session with its lead's token, so that a session of another lead is told apart in the answer.
@@ -23,15 +33,7 @@ export function createTrackingRepo(db: Db, dialect: Dialect) {
             .onRef('leadPageProgress.leadId', '=', 'leads.id')
             .onRef('leadPageProgress.pageId', '=', 'pageSessions.pageId'),
         )
-        .select([
-          'leads.id as leadId',
-          'leads.tokenHash as tokenHash',
-          'accounts.subscriptionStatus as subscriptionStatus',
-          'pageSessions.id as sessionId',
-          'pageSessions.pageId as pageId',
-          'pages.buttonAction as buttonAction',
-          'leadPageProgress.completedAt as completedAt',
-        ])
+        .select([...SESSION_CONTEXT, 'leads.tokenHash as tokenHash'])
         .where(inJsonList(dialect, 'pageSessions.id', ids)),
     (row) => row.sessionId,
   );
@@ -49,14 +51,7 @@ export function createTrackingRepo(db: Db, dialect: Dialect) {
           .onRef('leadPageProgress.leadId', '=', 'leads.id')
           .onRef('leadPageProgress.pageId', '=', 'pageSessions.pageId'),
       )
-      .select([
-        'leads.id as leadId',
-        'accounts.subscriptionStatus as subscriptionStatus',
-        'pageSessions.id as sessionId',
-        'pageSessions.pageId as pageId',
-        'pages.buttonAction as buttonAction',
-        'leadPageProgress.completedAt as completedAt',
-      ])
+      .select(SESSION_CONTEXT)
       .where('leads.tokenHash', '=', tokenHash),
   );
   // What the tracking caps count (tracking-caps.ts), each through an index: a lead's sessions by
