@@ -44,4 +44,19 @@ describe.each(TEST_DIALECTS)('reads by key gathered into one statement, on %s', 
     await h.db.updateTable('accounts').set({ name: 'Renamed' }).where('id', '=', account.id).execute();
     expect((await find(account.slug))?.name).toBe('Renamed');
   });
+
+  it('fails only the lookup whose key the database refuses, and finds nothing for text that is not well formed', async () => {
+    const account = await newAccount(h.services);
+    const find = accountBySlug();
+    const [good, nul, lone] = await Promise.allSettled([
+      find(account.slug),
+      find('a\u0000b'),
+      find('x\ud800y'),
+    ]);
+    expect(good).toEqual({ status: 'fulfilled', value: { slug: account.slug, name: account.name } });
+    // PostgreSQL's JSON cannot hold a NUL: that lookup alone fails. SQLite's finds no such account.
+    if (dialect === 'postgres') expect(nul.status).toBe('rejected');
+    else expect(nul).toEqual({ status: 'fulfilled', value: undefined });
+    expect(lone).toEqual({ status: 'fulfilled', value: undefined });
+  });
 });

@@ -17,6 +17,8 @@ export function inJsonList(dialect: Dialect, column: string, json: never): RawBu
     : sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${json}))`;
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** The most keys one statement reads: a flood's lookups go in several statements of this size. */
 const MAX_KEYS = 500;
 
@@ -34,14 +36,34 @@ export function batchedRead<Row>(
   keyOf: (row: Row) => string,
 ): (key: string) => Promise<Row | undefined> {
   const read = reusableQuery(db, ['keys'], ({ keys }) => build(keys), { planEachRun: true });
+  const rowsByKey = async (keys: readonly string[]): Promise<Map<string, Row>> => {
+    const byKey = new Map<string, Row>();
+    for (const row of await read({ keys: JSON.stringify(keys) })) byKey.set(keyOf(row), row);
+    return byKey;
+  };
   const loader = new DataLoader<string, Row | undefined>(
     async (keys) => {
-      const rows = await read({ keys: JSON.stringify(keys) });
-      const byKey = new Map<string, Row>();
-      for (const row of rows) byKey.set(keyOf(row), row);
-      return keys.map((key) => byKey.get(key));
+      try {
+        const byKey = await rowsByKey(keys);
+        return keys.map((key) => byKey.get(key));
+      } catch (error) {
+        if (keys.length === 1) throw error;
+        // A key the database refuses (PostgreSQL's JSON holds no NUL) must not fail the lookups
+        // gathered with it: each is read alone, and only the refused one fails.
+        return Promise.all(
+          keys.map((key) =>
+            rowsByKey([key]).then(
+              (byKey) => byKey.get(key),
+              (alone: unknown) => (alone instanceof Error ? alone : new Error(String(alone))),
+            ),
+          ),
+        );
+      }
     },
     { cache: false, maxBatchSize: MAX_KEYS, batchScheduleFn: (run) => setImmediate(run) },
   );
-  return (key) => loader.load(key);
+  return (key) =>
+    // No stored key is text that is not well formed (a lone surrogate): none is found, as a single
+    // read, whose driver sends it as U+FFFD, would find none.
+    LONE_SURROGATE.test(key) ? Promise.resolve(undefined) : loader.load(key);
 }

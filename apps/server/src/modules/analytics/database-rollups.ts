@@ -155,8 +155,8 @@ export function createDatabaseRollups({
       leadPages: new Map(),
     },
   ): Promise<LoadedStates> {
-    // The cache holds what is committed: a transaction's reads go to it, except in the writer's batch
-    // that found the cache current under the lock; the database's may not.
+    // The cache holds what is committed. Only the writer's batch reads it: on SQLite planned on the
+    // database, on PostgreSQL in its transaction once its write number showed the cache current.
     const cached = isWritersBatch(reader) ? cache : undefined;
     const sessionsToRead = new Set<string>();
     for (const id of sessionIds) {
