@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
 import { prepareDatabase } from '../../../scripts/lib/scratch-database';
 import {
   killAll,
@@ -70,11 +70,20 @@ describe('WORKERS', () => {
   it.runIf(DATABASE_URL)(
     'serves from two processes on PostgreSQL, and starts a new one when one is killed',
     async () => {
+      // A failure (a timeout included) says which step it was at, with what the processes printed.
+      let step = 'preparing the database';
+      let printed = (): string => '';
+      onTestFailed(() => {
+        process.stderr.write(`WORKERS test failed while ${step}; the processes printed:\n${printed()}\n`);
+      });
       const database = await prepareDatabase(DATABASE_URL, false, 'workers');
       try {
+        step = 'starting the primary';
         const server = await startServer(database.url, servers, {
           env: { WORKERS: '2', SEED_DEMO: 'never', GEO_DATABASE: 'off' },
         });
+        printed = server.output;
+        step = 'waiting for two workers';
         const first = await until('two workers', () => {
           const pids = workersOf(server);
           return pids.length === 2 ? pids : undefined;
@@ -83,9 +92,11 @@ describe('WORKERS', () => {
           server.output().includes('2 processes') ? true : undefined,
         );
         const [killed] = first as [number];
+        step = 'asking the other worker after a SIGKILL';
         process.kill(killed, 'SIGKILL');
         // The other worker answers meanwhile; the primary starts a new one.
         expect(await healthStatus(server)).toBe(200);
+        step = 'waiting for a new worker';
         const after = await until('a new worker', () => {
           const pids = workersOf(server);
           return pids.length === 2 && !pids.includes(killed) ? pids : undefined;
@@ -93,12 +104,15 @@ describe('WORKERS', () => {
         expect(after).toHaveLength(2);
         const said = `worker ${String(killed)} exited (signal SIGKILL); starting another`;
         await until('the primary to say so', () => (server.output().includes(said) ? true : undefined));
+        step = 'asking both workers';
         for (let i = 0; i < 6; i++) expect(await healthStatus(server)).toBe(200);
         // SIGTERM to the primary stops every worker, and the primary exits.
+        step = 'stopping the primary';
         killServer(server, 'SIGTERM');
         await server.exited;
         expect(after.filter(isAlive)).toEqual([]);
       } finally {
+        step = 'dropping the database';
         await database.cleanup();
       }
     },
@@ -108,15 +122,18 @@ describe('WORKERS', () => {
 
 /**
  * /api/health's status: a connection this test process kept alive to a worker that was killed is cut
- * when used, so a request that fails so is sent again on a new one (up to five times).
+ * when used, and one made before the primary has seen the death may go to the dead worker, so a
+ * request that fails so is sent again on a new one, 200 ms later (up to five times).
  */
 async function healthStatus(server: RunningServer): Promise<number> {
   for (let i = 0; i < 5; i++) {
-    const status = await fetch(`${server.url}/api/health`).then(
+    // A request left unanswered for 15 s is -1: the test fails there, at its step, not at its timeout.
+    const status = await fetch(`${server.url}/api/health`, { signal: AbortSignal.timeout(15_000) }).then(
       (answer) => answer.status,
-      () => 0,
+      (error: unknown) => (error instanceof Error && error.name === 'TimeoutError' ? -1 : 0),
     );
     if (status !== 0) return status;
+    await sleep(200);
   }
   return 0;
 }
