@@ -231,6 +231,16 @@ function combinedUpsert(
   return { sql: `with ${parts.join(', ')} select 1`, parameters };
 }
 
+/** A page session's columns as the rollups take it (`SessionInput`). */
+const SESSION_INPUT = [
+  'pageSessions.id',
+  'pageSessions.leadId',
+  'pageSessions.funnelId',
+  'pageSessions.pageId',
+  'pageSessions.startAt',
+  'pageSessions.endReason',
+] as const;
+
 /** A stored page session as the rollups take it, with its end and its state row when they know it. */
 export interface StoredSession extends SessionInput {
   endAt: number | null;
@@ -291,13 +301,8 @@ function compileReads(dialect: Dialect) {
           .innerJoin('pages', 'pages.id', 'pageSessions.pageId')
           .leftJoin('analyticsSessions', 'analyticsSessions.sessionId', 'pageSessions.id')
           .select([
-            'pageSessions.id',
-            'pageSessions.leadId',
-            'pageSessions.funnelId',
-            'pageSessions.pageId',
-            'pageSessions.startAt',
+            ...SESSION_INPUT,
             'pageSessions.endAt',
-            'pageSessions.endReason',
             'pageSessions.endInferred',
             'analyticsSessions.state',
           ])
@@ -384,14 +389,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
   }
 
   /** The reads, compiled once, each run on the handle given (the database or a transaction). */
-  const compiled = compileReads(dialect);
-  const reads = (db: Executor) => ({
-    existing: (v: Parameters<typeof compiled.existing>[1]) => compiled.existing(db, v),
-    sessions: (v: Parameters<typeof compiled.sessions>[1]) => compiled.sessions(db, v),
-    leads: (v: Parameters<typeof compiled.leads>[1]) => compiled.leads(db, v),
-    leadPages: (v: Parameters<typeof compiled.leadPages>[1]) => compiled.leadPages(db, v),
-    pageVersion: (v: Parameters<typeof compiled.pageVersion>[1]) => compiled.pageVersion(db, v),
-  });
+  const reads = compileReads(dialect);
   const json = (ids: Iterable<string>): string => JSON.stringify([...ids]);
 
   return {
@@ -402,7 +400,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
     ): Promise<{ sessions: Set<string>; records: Set<string>; actions: Set<string> }> {
       const found = { sessions: new Set<string>(), records: new Set<string>(), actions: new Set<string>() };
       if (ids.sessions.length + ids.records.length + ids.actions.length === 0) return found;
-      const rows = await reads(db).existing({
+      const rows = await reads.existing(db, {
         sessions: json(ids.sessions),
         records: json(ids.records),
         actions: json(ids.actions),
@@ -416,7 +414,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
     async storedSessions(db: Executor, ids: Iterable<string>): Promise<StoredSession[]> {
       const text = json(ids);
       if (text === '[]') return [];
-      return (await reads(db).sessions({ ids: text })).map(({ state, endInferred, ...row }) => ({
+      return (await reads.sessions(db, { ids: text })).map(({ state, endInferred, ...row }) => ({
         ...row,
         endInferred: endInferred === 1,
         state: state === null ? undefined : readJson(SessionStateRow, state),
@@ -427,7 +425,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
     async leads(db: Executor, ids: Iterable<string>): Promise<StoredLead[]> {
       const text = json(ids);
       if (text === '[]') return [];
-      return (await reads(db).leads({ ids: text })).map(({ settings, ...lead }) => ({
+      return (await reads.leads(db, { ids: text })).map(({ settings, ...lead }) => ({
         ...lead,
         timeZone: timeZoneOf(settings),
       }));
@@ -437,7 +435,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
     async leadPages(db: Executor, leadIds: Iterable<string>): Promise<LeadPageState[]> {
       const text = json(leadIds);
       if (text === '[]') return [];
-      return (await reads(db).leadPages({ ids: text })).map((row) => readJson(LeadPageStateRow, row.state));
+      return (await reads.leadPages(db, { ids: text })).map((row) => readJson(LeadPageStateRow, row.state));
     },
 
     writeStatements,
@@ -453,7 +451,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
       actions: ActionInput[];
       conversions: ConversionInput[];
     }> {
-      const [lead] = (await reads(db).leads({ ids: json([leadId]) })).map(({ settings, ...row }) => ({
+      const [lead] = (await reads.leads(db, { ids: json([leadId]) })).map(({ settings, ...row }) => ({
         ...row,
         timeZone: timeZoneOf(settings),
       }));
@@ -461,14 +459,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
       const sessions = await db
         .selectFrom('pageSessions')
         .innerJoin('pages', 'pages.id', 'pageSessions.pageId')
-        .select([
-          'pageSessions.id',
-          'pageSessions.leadId',
-          'pageSessions.funnelId',
-          'pageSessions.pageId',
-          'pageSessions.startAt',
-          'pageSessions.endReason',
-        ])
+        .select(SESSION_INPUT)
         .where('pageSessions.leadId', '=', leadId)
         .orderBy('pageSessions.id')
         .execute();
@@ -634,14 +625,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
           .selectFrom('pageSessions')
           .innerJoin('leads', 'leads.id', 'pageSessions.leadId')
           .innerJoin('pages', 'pages.id', 'pageSessions.pageId')
-          .select([
-            'pageSessions.id',
-            'pageSessions.leadId',
-            'pageSessions.funnelId',
-            'pageSessions.pageId',
-            'pageSessions.startAt',
-            'pageSessions.endReason',
-          ])
+          .select(SESSION_INPUT)
           .where('leads.accountId', '=', accountId)
           .where('pageSessions.id', '>', after)
           .orderBy('pageSessions.id')
@@ -784,7 +768,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
 
     /** A page's analytics version (0 before anything was counted on it). */
     async pageVersion(db: Executor, pageId: string): Promise<number> {
-      const [row] = await reads(db).pageVersion({ pageId });
+      const [row] = await reads.pageVersion(db, { pageId });
       return row?.version ?? 0;
     },
 
