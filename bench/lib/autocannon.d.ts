@@ -63,6 +63,12 @@ declare module 'autocannon' {
     interface Instance extends EventEmitter, PromiseLike<Result> {
       /** Ends the run; the result arrives at the next one-second tick. */
       stop(): void;
+      /** Each answer, with its time in milliseconds as measured (fractions included). */
+      on(
+        event: 'response',
+        listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void,
+      ): this;
+      on(event: string, listener: (...args: unknown[]) => void): this;
     }
   }
 

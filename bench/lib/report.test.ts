@@ -27,6 +27,8 @@ describe('bench report', () => {
   it('formats figures and budgets in their units', () => {
     expect(formatQuantity({ value: 12345.6, unit: 'req/s' })).toBe('12,346 req/s');
     expect(formatQuantity({ value: 24.25, unit: 'ms' })).toBe('24.3 ms');
+    // An answer kept in memory comes back in under a millisecond: its figure must not read 0.
+    expect(formatQuantity({ value: 0.284, unit: 'ms' })).toBe('0.28 ms');
     expect(formatQuantity({ value: 1234.4, unit: 'ms' })).toBe('1,234 ms');
     expect(formatBudget({ on: 'figure', op: '<=', limit: 90 }, 'KB')).toBe('≤ 90.0 KB');
     expect(formatBudget({ on: 'ratio', op: '>=', limit: 0.5 }, 'req/s')).toBe('ratio ≥ 0.5');

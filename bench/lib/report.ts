@@ -104,7 +104,7 @@ const grouped = (value: number, digits: number): string =>
 export function formatQuantity(q: Quantity): string {
   switch (q.unit) {
     case 'ms':
-      return `${grouped(q.value, q.value < 100 ? 1 : 0)} ms`;
+      return `${grouped(q.value, q.value < 10 ? 2 : q.value < 100 ? 1 : 0)} ms`;
     case 'µs':
       return `${grouped(q.value, 0)} µs`;
     case 'KB':

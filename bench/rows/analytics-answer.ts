@@ -6,7 +6,15 @@
  * `GET /api/health`'s on the same server in the same run.
  */
 import type { AnalyticsData } from '../lib/analytics-data';
-import { combineRounds, interleave, runLoad, warmUp, type LoadRequest, type LoadSummary } from '../lib/load';
+import {
+  combineRounds,
+  interleave,
+  percentile,
+  runLoad,
+  warmUp,
+  type LoadRequest,
+  type LoadSummary,
+} from '../lib/load';
 import { failedRow, makeRow, type Budget, type Row } from '../lib/report';
 import { runsText } from '../settings';
 import { DEVICE_DETAILS } from './tracking-ingest';
@@ -87,9 +95,7 @@ async function freshAnswers(target: AnswerTarget): Promise<FreshAnswers> {
       throw new Error(`a fresh answer: ${answer.status} ${text.slice(0, 300)}`);
   }
   latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? 0;
-  return { samples: latencies.length, p50: at(0.5), p99: at(0.99) };
+  return { samples: latencies.length, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
 }
 
 /** The route's path for the target's page over its 30 days. */

@@ -15,17 +15,16 @@ export async function storedRawRows(
   pages: readonly PageInput[],
 ): Promise<{ rows: RawRows; storedConversions: RawRows['conversions'] }> {
   const analytics = createAnalyticsRepo(dialect);
-  const all = async <Row>(
-    read: (db: Db, accountId: string, after: string, limit: number) => Promise<{ rows: Row[] }>,
-  ) => (await read(db, accountId, '', 100_000)).rows;
-  const conversions = await all(analytics.raw.conversions);
+  const { rows: leads } = await analytics.raw.leads(db, accountId, '', 100_000);
+  const { conversions, ...raw } = await analytics.raw.ofLeads(
+    db,
+    leads.map((lead) => lead.id),
+  );
   return {
     rows: {
-      leads: await all(analytics.raw.leads),
+      leads,
       pages,
-      sessions: await all(analytics.raw.sessions),
-      videoRecords: await all(analytics.raw.videoRecords),
-      actions: await all(analytics.raw.actions),
+      ...raw,
       // Those analytics counts: a page's VIDEO_VIEWED marks it complete, not converted.
       conversions: conversions.filter(countsAsConversion),
     },

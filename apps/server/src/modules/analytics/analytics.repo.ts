@@ -248,6 +248,14 @@ export interface StoredSession extends SessionInput {
   state: SessionState | undefined;
 }
 
+/** Some leads' raw rows as the rollups take them (a rebuild's page of leads, an erased lead). */
+export interface LeadsRaw {
+  sessions: SessionInput[];
+  videoRecords: VideoRecordInput[];
+  actions: ActionInput[];
+  conversions: ConversionInput[];
+}
+
 /** A lead as the rollups take it, with its account's time zone. */
 export interface StoredLead extends LeadInput {
   timeZone: string;
@@ -392,7 +400,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
   const reads = compileReads(dialect);
   const json = (ids: Iterable<string>): string => JSON.stringify([...ids]);
 
-  return {
+  const repo = {
     /** Which of these ids each raw table holds already (a retried event is stored once). */
     async existingIds(
       db: Executor,
@@ -441,77 +449,9 @@ export function createAnalyticsRepo(dialect: Dialect) {
     writeStatements,
 
     /** One lead's raw rows as the rollups take them (what it added to them), with its time zone. */
-    async leadRaw(
-      db: Executor,
-      leadId: string,
-    ): Promise<{
-      lead: StoredLead | undefined;
-      sessions: SessionInput[];
-      videoRecords: VideoRecordInput[];
-      actions: ActionInput[];
-      conversions: ConversionInput[];
-    }> {
-      const [lead] = (await reads.leads(db, { ids: json([leadId]) })).map(({ settings, ...row }) => ({
-        ...row,
-        timeZone: timeZoneOf(settings),
-      }));
-      // As a rebuild reads them: nothing of deleted pages (their rollups went with them).
-      const sessions = await db
-        .selectFrom('pageSessions')
-        .innerJoin('pages', 'pages.id', 'pageSessions.pageId')
-        .select(SESSION_INPUT)
-        .where('pageSessions.leadId', '=', leadId)
-        .orderBy('pageSessions.id')
-        .execute();
-      const records =
-        sessions.length === 0
-          ? []
-          : await db
-              .selectFrom('videoRecords')
-              .select([
-                'id',
-                'pageSessionId',
-                'leadId',
-                'startViewTime',
-                'endViewTime',
-                'startTimeVideo',
-                'endTimeVideo',
-                'details',
-              ])
-              .where(
-                'pageSessionId',
-                'in',
-                sessions.map((session) => session.id),
-              )
-              .orderBy('id')
-              .execute();
-      const actions = await db
-        .selectFrom('actions')
-        .select(['id', 'pageSessionId', 'leadId', 'action', 'receivedAt'])
-        .where('leadId', '=', leadId)
-        .orderBy('id')
-        .execute();
-      const conversions = await db
-        .selectFrom('conversions')
-        .leftJoin('pages', 'pages.id', 'conversions.pageId')
-        .select([
-          'conversions.id',
-          'conversions.leadId',
-          'conversions.funnelId',
-          'pages.id as pageId',
-          'conversions.kind',
-          'conversions.createdAt',
-        ])
-        .where('conversions.leadId', '=', leadId)
-        .orderBy('conversions.id')
-        .execute();
-      return {
-        lead,
-        sessions,
-        videoRecords: records.map(({ details, ...row }) => ({ ...row, ...videoRecordDetails(details) })),
-        actions,
-        conversions,
-      };
+    async leadRaw(db: Executor, leadId: string): Promise<{ lead: StoredLead | undefined } & LeadsRaw> {
+      const [lead] = await repo.leads(db, [leadId]);
+      return { lead, ...(await repo.raw.ofLeads(db, [leadId])) };
     },
 
     /** Pages' meta rows, by page. */
@@ -594,11 +534,12 @@ export function createAnalyticsRepo(dialect: Dialect) {
     },
 
     /**
-     * An account's raw rows as the rollups take them, one table at a time, `limit` rows after the id
-     * `after` (keyset): what a rebuild replays. Leads, then sessions (with their end reason), then
-     * records, actions and conversions, so that a session comes before its events.
+     * An account's raw rows as the rollups take them, a page of leads at a time: what a rebuild replays.
+     * A lead's rows never touch another lead's state rows, so each page of leads is replayed whole and
+     * each state row written once (decision 32).
      */
     raw: {
+      /** `limit` of the account's leads after the id `after` (keyset). */
       leads: async (
         db: Executor,
         accountId: string,
@@ -615,33 +556,23 @@ export function createAnalyticsRepo(dialect: Dialect) {
           .execute();
         return { rows, last: rows.at(-1)?.id };
       },
-      sessions: async (
-        db: Executor,
-        accountId: string,
-        after: string,
-        limit: number,
-      ): Promise<RawPage<SessionInput>> => {
-        const rows = await db
+      /**
+       * These leads' sessions, records, actions and conversions, each in id order. Nothing of a deleted
+       * page (its rollups went with it), except a conversion, which still counts for its funnel as one
+       * of no page. A record or an action is always its session's lead's (tracking checks the token).
+       */
+      ofLeads: async (db: Executor, leadIds: readonly string[]): Promise<LeadsRaw> => {
+        if (leadIds.length === 0) return { sessions: [], videoRecords: [], actions: [], conversions: [] };
+        const ids = [...leadIds];
+        const sessions = await db
           .selectFrom('pageSessions')
-          .innerJoin('leads', 'leads.id', 'pageSessions.leadId')
           .innerJoin('pages', 'pages.id', 'pageSessions.pageId')
           .select(SESSION_INPUT)
-          .where('leads.accountId', '=', accountId)
-          .where('pageSessions.id', '>', after)
+          .where('pageSessions.leadId', 'in', ids)
           .orderBy('pageSessions.id')
-          .limit(limit)
           .execute();
-        return { rows, last: rows.at(-1)?.id };
-      },
-      videoRecords: async (
-        db: Executor,
-        accountId: string,
-        after: string,
-        limit: number,
-      ): Promise<RawPage<VideoRecordInput>> => {
-        const rows = await db
+        const records = await db
           .selectFrom('videoRecords')
-          .innerJoin('leads', 'leads.id', 'videoRecords.leadId')
           .innerJoin('pageSessions', 'pageSessions.id', 'videoRecords.pageSessionId')
           .innerJoin('pages', 'pages.id', 'pageSessions.pageId')
           .select([
@@ -654,25 +585,11 @@ export function createAnalyticsRepo(dialect: Dialect) {
             'videoRecords.endTimeVideo',
             'videoRecords.details',
           ])
-          .where('leads.accountId', '=', accountId)
-          .where('videoRecords.id', '>', after)
+          .where('videoRecords.leadId', 'in', ids)
           .orderBy('videoRecords.id')
-          .limit(limit)
           .execute();
-        return {
-          rows: rows.map(({ details, ...row }) => ({ ...row, ...videoRecordDetails(details) })),
-          last: rows.at(-1)?.id,
-        };
-      },
-      actions: async (
-        db: Executor,
-        accountId: string,
-        after: string,
-        limit: number,
-      ): Promise<RawPage<ActionInput>> => {
-        const rows = await db
+        const actions = await db
           .selectFrom('actions')
-          .innerJoin('leads', 'leads.id', 'actions.leadId')
           .leftJoin('pageSessions', 'pageSessions.id', 'actions.pageSessionId')
           .leftJoin('pages', 'pages.id', 'pageSessions.pageId')
           .select([
@@ -682,24 +599,12 @@ export function createAnalyticsRepo(dialect: Dialect) {
             'actions.action',
             'actions.receivedAt',
           ])
-          .where('leads.accountId', '=', accountId)
+          .where('actions.leadId', 'in', ids)
           .where((eb) => eb.or([eb('actions.pageSessionId', 'is', null), eb('pages.id', 'is not', null)]))
-          .where('actions.id', '>', after)
           .orderBy('actions.id')
-          .limit(limit)
           .execute();
-        return { rows, last: rows.at(-1)?.id };
-      },
-      conversions: async (
-        db: Executor,
-        accountId: string,
-        after: string,
-        limit: number,
-      ): Promise<RawPage<ConversionInput>> => {
-        // A conversion of a deleted page still counts for its funnel, as one of no page.
-        const rows = await db
+        const conversions = await db
           .selectFrom('conversions')
-          .innerJoin('leads', 'leads.id', 'conversions.leadId')
           .leftJoin('pages', 'pages.id', 'conversions.pageId')
           .select([
             'conversions.id',
@@ -709,12 +614,15 @@ export function createAnalyticsRepo(dialect: Dialect) {
             'conversions.kind',
             'conversions.createdAt',
           ])
-          .where('conversions.accountId', '=', accountId)
-          .where('conversions.id', '>', after)
+          .where('conversions.leadId', 'in', ids)
           .orderBy('conversions.id')
-          .limit(limit)
           .execute();
-        return { rows, last: rows.at(-1)?.id };
+        return {
+          sessions,
+          videoRecords: records.map(({ details, ...row }) => ({ ...row, ...videoRecordDetails(details) })),
+          actions,
+          conversions,
+        };
       },
     },
 
@@ -777,5 +685,6 @@ export function createAnalyticsRepo(dialect: Dialect) {
     /** What a funnel's answer over a range reads (`funnel-rows.query.ts`). */
     funnelRows: readFunnelRows,
   };
+  return repo;
 }
 export type AnalyticsRepo = ReturnType<typeof createAnalyticsRepo>;

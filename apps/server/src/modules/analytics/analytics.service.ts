@@ -1,17 +1,15 @@
 import type { Account } from '@embudo/contracts';
-import type { Kysely } from 'kysely';
 import type { Db } from '../../db';
-import type { Database } from '../../db/schema';
 import { dayOfZone } from '../../lib/zone-days';
 import type { AccountService } from '../accounts/account.service';
-import type { AnalyticsRepo, RawPage } from './analytics.repo';
+import type { AnalyticsRepo } from './analytics.repo';
 import { countsAsConversion } from './counted-conversions';
 import type { DatabaseRollups } from './database-rollups';
 import { createRollupLock, type RollupLock } from './rollup-lock';
 import type { RawEvent } from './rollup-batch';
 
-/** Rows read and replayed at a time by a rebuild. */
-const REBUILD_PAGE = 2000;
+/** Leads whose rows a rebuild reads and replays at a time (about ten rows each at a launch's scale). */
+const REBUILD_LEADS = 300;
 
 export interface RebuildCounts {
   leads: number;
@@ -28,6 +26,8 @@ export interface AnalyticsServiceDeps {
   accounts: Pick<AccountService, 'get' | 'list'>;
   /** The lock every path that changes rollups holds: a rebuild waits for batches and holds them back. */
   lock?: RollupLock;
+  /** Leads a rebuild replays at a time (tests take fewer, to replay an account in several pages). */
+  rebuildLeads?: number;
 }
 
 export function createAnalyticsService({
@@ -36,6 +36,7 @@ export function createAnalyticsService({
   rollups,
   accounts,
   lock = createRollupLock(),
+  rebuildLeads = REBUILD_LEADS,
 }: AnalyticsServiceDeps) {
   async function rebuildNow(accountId: string): Promise<RebuildCounts> {
     const account: Account = await accounts.get(accountId);
@@ -44,38 +45,36 @@ export function createAnalyticsService({
       // Other processes' batches wait for the whole rebuild (PostgreSQL; one process on SQLite).
       await rollups.holdAcrossProcesses(trx);
       await analytics.deleteAccount(trx, accountId);
-      const replay = async <Row extends { id: string }>(
-        read: (
-          trx: Kysely<Database>,
-          accountId: string,
-          after: string,
-          limit: number,
-        ) => Promise<RawPage<Row>>,
-        event: (row: Row) => RawEvent,
-        counted: (row: Row) => boolean = () => true,
-      ): Promise<number> => {
-        let after = '';
-        let count = 0;
-        for (;;) {
-          const page = await read(trx, accountId, after, REBUILD_PAGE);
-          await rollups.apply(trx, page.rows.filter(counted).map(event), () => dayOf);
-          count += page.rows.length;
-          if (page.last === undefined || page.rows.length < REBUILD_PAGE) return count;
-          after = page.last;
-        }
-      };
-      // A lead before its sessions, a session before its records and actions.
-      return {
-        leads: await replay(analytics.raw.leads, (row) => ({ kind: 'lead', row })),
-        sessions: await replay(analytics.raw.sessions, (row) => ({ kind: 'session', row })),
-        videoRecords: await replay(analytics.raw.videoRecords, (row) => ({ kind: 'videoRecord', row })),
-        actions: await replay(analytics.raw.actions, (row) => ({ kind: 'action', row })),
-        conversions: await replay(
-          analytics.raw.conversions,
-          (row) => ({ kind: 'conversion', row }),
-          countsAsConversion,
-        ),
-      };
+      const counts: RebuildCounts = { leads: 0, sessions: 0, videoRecords: 0, actions: 0, conversions: 0 };
+      // A page of leads at a time with all their rows, each lead before its sessions and each session
+      // before its records and actions (decision 32).
+      let after = '';
+      for (;;) {
+        const page = await analytics.raw.leads(trx, accountId, after, rebuildLeads);
+        if (page.last === undefined) return counts;
+        const raw = await analytics.raw.ofLeads(
+          trx,
+          page.rows.map((lead) => lead.id),
+        );
+        const conversions = raw.conversions.filter(countsAsConversion);
+        await rollups.apply(
+          trx,
+          [
+            ...page.rows.map((row): RawEvent => ({ kind: 'lead', row })),
+            ...raw.sessions.map((row): RawEvent => ({ kind: 'session', row })),
+            ...raw.videoRecords.map((row): RawEvent => ({ kind: 'videoRecord', row })),
+            ...raw.actions.map((row): RawEvent => ({ kind: 'action', row })),
+            ...conversions.map((row): RawEvent => ({ kind: 'conversion', row })),
+          ],
+          () => dayOf,
+        );
+        counts.leads += page.rows.length;
+        counts.sessions += raw.sessions.length;
+        counts.videoRecords += raw.videoRecords.length;
+        counts.actions += raw.actions.length;
+        counts.conversions += conversions.length;
+        after = page.last;
+      }
     });
   }
 
