@@ -24,8 +24,12 @@ export function allowDirectReads(db: Kysely<Database>, read: DirectRead): void {
 /** The column names as the rest of the server reads them, exactly as Kysely's CamelCasePlugin makes them. */
 class ColumnNames extends CamelCasePlugin {
   readonly of = (column: string): string => this.camelCase(column);
+  readonly inSql = (name: string): string => this.snakeCase(name);
 }
 const columnNames = new ColumnNames();
+
+/** A table's or column's name as the SQL spells it (`videoRecords` → `video_records`), as Kysely's is. */
+export const sqlName = (name: string): string => columnNames.inSql(name);
 
 /** Column names seen so far, camel-cased once: the hot reads return the same few columns every time. */
 const camelNames = new Map<string, string>();

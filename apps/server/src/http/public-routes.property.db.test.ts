@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '../../test/databases';
 import { markDomainVerified } from '../../test/fixtures';
 import { api, startTestServer, type TestServer } from '../../test/server';
+import { wellFormed } from '../lib/json';
 import { seedDemo } from '../modules/demo/demo.seed';
 
 /**
@@ -338,11 +339,6 @@ const junkHeaders: fc.Arbitrary<Record<string, string>> = fc.record(
   },
   { requiredKeys: [] },
 );
-
-/** The string with every lone surrogate replaced by U+FFFD (String#toWellFormed, ES2024). */
-function wellFormed(value: string): string {
-  return value.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-}
 
 /** Encodes a path segment; a lone surrogate becomes the bytes of an invalid UTF-8 sequence. */
 function encodeSegment(segment: string): string {

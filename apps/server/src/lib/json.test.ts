@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toIso } from './json';
+import { jsonbText, toIso, wellFormed } from './json';
 
 const LAST_MS_OF_9999 = 253_402_300_799_999;
 
@@ -25,5 +25,18 @@ describe('toIso', () => {
   it('refuses what Date refuses', () => {
     expect(() => toIso(Number.NaN)).toThrow(RangeError);
     expect(() => toIso(8.64e15 + 1)).toThrow(RangeError);
+  });
+});
+
+describe('jsonbText', () => {
+  it('is JSON.stringify, with each lone surrogate as U+FFFD (jsonb refuses its escape)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ text: fc.string({ unit: 'binary' }), n: fc.integer() })), (rows) => {
+        const text = jsonbText(rows);
+        expect(/(?<!\\)(\\\\)*\\ud[89a-f]/.test(text)).toBe(false);
+        expect(JSON.parse(text)).toEqual(rows.map((row) => ({ ...row, text: wellFormed(row.text) })));
+      }),
+    );
+    expect(jsonbText(['a\udc00b', '\\udc00', '👋'])).toBe('["a\ufffdb","\\\\udc00","👋"]');
   });
 });

@@ -5,6 +5,23 @@ export function readJson<T extends z.ZodType>(schema: T, text: string): z.infer<
   return schema.parse(JSON.parse(text));
 }
 
+/** The string with every lone surrogate replaced by U+FFFD (String#toWellFormed, ES2024). */
+export function wellFormed(value: string): string {
+  return value.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+/**
+ * JSON text for a PostgreSQL `jsonb` parameter. `JSON.stringify` writes a lone surrogate as an escape
+ * (`\udc00`) that jsonb refuses, where a bind parameter's text had it replaced by U+FFFD on its way
+ * to UTF-8: the same replacement is made here, so such text is stored as it was.
+ */
+export function jsonbText(value: unknown): string {
+  const text = JSON.stringify(value);
+  // Only a lone surrogate is written as \ud…; an escaped backslash before "ud" just takes the long way.
+  if (!text.includes('\\ud')) return text;
+  return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'string' ? wellFormed(item) : item));
+}
+
 export const toBool = (value: number | null): boolean => value === 1;
 export const fromBool = (value: boolean): number => (value ? 1 : 0);
 

@@ -127,4 +127,39 @@ describe.each(TEST_DIALECTS)('event writer batches on %s', (dialect) => {
     );
     expect(answers).toEqual([1, 1, 1]);
   });
+
+  it("a batch's inserts store each row once, whatever columns it names, its text as sent", async () => {
+    const { funnelId, pageId, leads } = await leadsAndPage(1);
+    const leadId = leads[0]?.id ?? '';
+    const at = Date.now() - 60_000;
+    const id = (name: string) => `${dialect}-rows-${String(at)}-${name}`;
+    const full = sessionRow(id('full'), leadId, funnelId, pageId, at);
+    // No end_inferred: the column's default, in a statement of its own set of columns.
+    const { endInferred: _default, ...fewer } = sessionRow(id('fewer'), leadId, funnelId, pageId, at + 1);
+    const text = {
+      ...sessionRow(id('text'), leadId, funnelId, pageId, at + 2),
+      details: 'Olá 👋 "x" \\ \u00e9 {"a":[1]}',
+    };
+    const before = h.services.writer.stats().batches;
+    const answers = await Promise.all([
+      h.services.writer.write({ kind: 'insert', table: 'pageSessions', row: full }),
+      h.services.writer.write({ kind: 'insert', table: 'pageSessions', row: fewer }),
+      h.services.writer.write({ kind: 'insert', table: 'pageSessions', row: text }),
+      // Sent twice (a retry): stored once, the first one kept.
+      h.services.writer.write({ kind: 'insert', table: 'pageSessions', row: { ...full, startAt: at + 9 } }),
+    ]);
+    expect(h.services.writer.stats().batches - before).toBe(1);
+    expect(answers).toEqual([1, 1, 1, 1]);
+    const rows = await h.db
+      .selectFrom('pageSessions')
+      .select(['id', 'startAt', 'endInferred', 'details'])
+      .where('id', 'like', `${id('')}%`)
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      { id: id('fewer'), startAt: at + 1, endInferred: 0, details: '{}' },
+      { id: id('full'), startAt: at, endInferred: 0, details: '{}' },
+      { id: id('text'), startAt: at + 2, endInferred: 0, details: 'Olá 👋 "x" \\ \u00e9 {"a":[1]}' },
+    ]);
+  });
 });

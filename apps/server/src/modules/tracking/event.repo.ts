@@ -1,14 +1,12 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db';
 import type { Dialect } from '../../db/dialect';
-import { compileTemplate, type StatementText, type Value } from '../../db/reusable-query';
+import { compileTemplate, prepared, sqlName, type StatementText, type Value } from '../../db/reusable-query';
 import type { Database } from '../../db/schema';
+import { jsonbText } from '../../lib/json';
 
 export type EventTable = 'pageSessions' | 'videoRecords' | 'actions' | 'visits' | 'conversions';
 export type EventRow = Insertable<Database[EventTable]>;
-
-/** SQLite binds at most 32,766 values per statement; the widest event row has 11 columns. */
-const ROWS_PER_INSERT = 1000;
 
 /**
  * A batch's session touches in one statement (PostgreSQL): `[id, at]` pairs as one JSON parameter. The
@@ -88,16 +86,46 @@ export function createEventRepo(db: Db, dialect: Dialect) {
     return fill(row);
   }
 
-  /** PostgreSQL: a table's rows of the batch in multi-row inserts. */
+  /**
+   * PostgreSQL: a table's rows of the batch in one statement per set of columns, the rows as one JSON
+   * parameter that `jsonb_populate_recordset` reads with the table's own column types. Its text is
+   * the same for every batch, so it is prepared once per connection; a multi-row insert was a new text
+   * of thousands of parameters for every batch, compiled by Kysely and parsed and planned anew.
+   */
+  const recordsetInserts = new Map<string, { sql: string; columns: [string, string][] }>();
   function tableInserts(statements: StatementText[], table: EventTable, rows: EventRow[]): void {
-    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-      statements.push(
-        db
-          .insertInto(table)
-          .values(rows.slice(i, i + ROWS_PER_INSERT))
-          .onConflict((oc) => oc.column('id').doNothing())
-          .compile(),
-      );
+    const groups = new Map<string, EventRow[]>();
+    for (const row of rows) {
+      const key = Object.keys(row)
+        .filter((column) => (row as Record<string, unknown>)[column] !== undefined)
+        .join(',');
+      const group = groups.get(key);
+      if (group === undefined) groups.set(key, [row]);
+      else group.push(row);
+    }
+    for (const [key, group] of groups) {
+      const insertKey = `${table} ${key}`;
+      let insert = recordsetInserts.get(insertKey);
+      if (insert === undefined) {
+        const columns = key.split(',').map((column): [string, string] => [column, sqlName(column)]);
+        const list = columns.map(([, name]) => `"${name}"`).join(', ');
+        const name = sqlName(table);
+        insert = {
+          columns,
+          sql: prepared(
+            `insert into "${name}" (${list}) select ${list} ` +
+              `from jsonb_populate_recordset(null::"${name}", cast($1 as jsonb)) on conflict ("id") do nothing`,
+          ),
+        };
+        recordsetInserts.set(insertKey, insert);
+      }
+      const { columns } = insert;
+      const records = group.map((row) => {
+        const record: Record<string, unknown> = {};
+        for (const [column, name] of columns) record[name] = (row as Record<string, unknown>)[column];
+        return record;
+      });
+      statements.push({ sql: insert.sql, parameters: [jsonbText(records)] });
     }
   }
 
