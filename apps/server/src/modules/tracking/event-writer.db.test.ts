@@ -134,8 +134,13 @@ describe.each(TEST_DIALECTS)('event writer batches on %s', (dialect) => {
     const at = Date.now() - 60_000;
     const id = (name: string) => `${dialect}-rows-${String(at)}-${name}`;
     const full = sessionRow(id('full'), leadId, funnelId, pageId, at);
-    // No end_inferred: the column's default, in a statement of its own set of columns.
-    const { endInferred: _default, ...fewer } = sessionRow(id('fewer'), leadId, funnelId, pageId, at + 1);
+    // No end columns named: they are left null, in a statement of its own set of columns.
+    const {
+      endAt: _endAt,
+      endReason: _endReason,
+      endDetails: _endDetails,
+      ...fewer
+    } = sessionRow(id('fewer'), leadId, funnelId, pageId, at + 1);
     const text = {
       ...sessionRow(id('text'), leadId, funnelId, pageId, at + 2),
       details: 'Olá 👋 "x" \\ \u00e9 {"a":[1]}',
@@ -152,14 +157,20 @@ describe.each(TEST_DIALECTS)('event writer batches on %s', (dialect) => {
     expect(answers).toEqual([1, 1, 1, 1]);
     const rows = await h.db
       .selectFrom('pageSessions')
-      .select(['id', 'startAt', 'endInferred', 'details'])
+      .select(['id', 'startAt', 'endAt', 'endReason', 'details'])
       .where('id', 'like', `${id('')}%`)
       .orderBy('id')
       .execute();
     expect(rows).toEqual([
-      { id: id('fewer'), startAt: at + 1, endInferred: 0, details: '{}' },
-      { id: id('full'), startAt: at, endInferred: 0, details: '{}' },
-      { id: id('text'), startAt: at + 2, endInferred: 0, details: 'Olá 👋 "x" \\ \u00e9 {"a":[1]}' },
+      { id: id('fewer'), startAt: at + 1, endAt: null, endReason: null, details: '{}' },
+      { id: id('full'), startAt: at, endAt: null, endReason: null, details: '{}' },
+      {
+        id: id('text'),
+        startAt: at + 2,
+        endAt: null,
+        endReason: null,
+        details: 'Olá 👋 "x" \\ \u00e9 {"a":[1]}',
+      },
     ]);
   });
 });
