@@ -12,7 +12,7 @@
  * server runs as `npm start` runs it, from the bundle `npm run build` makes; --source runs the
  * TypeScript sources through tsx instead, as the tests do. --only runs the phases named (a comma-separated
  * list of pages, resolution, ingest, leads-table, analytics) and leaves the others out of the table;
- * analytics runs only when named.
+ * analytics runs only when named, on both databases unless --databases names one (sqlite, postgres).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -65,6 +65,7 @@ async function main(): Promise<void> {
       postgres: { type: 'string' },
       source: { type: 'boolean', default: false },
       only: { type: 'string' },
+      databases: { type: 'string', default: 'sqlite,postgres' },
     },
   });
   const only = values.only?.split(',').map((name) => name.trim());
@@ -93,7 +94,10 @@ async function main(): Promise<void> {
     if (runs('resolution')) rows.push(...(await resolutionPhase(settings, watch, details)));
     if (runs('ingest')) rows.push(...(await ingestPhase(settings, watch, postgres, details)));
     if (runs('leads-table')) rows.push(...(await leadsTablePhase(settings, watch, postgres, details)));
-    if (runs('analytics')) rows.push(...(await analyticsPhase(settings, watch, postgres, details)));
+    if (runs('analytics')) {
+      const databases = values.databases.split(',').map((name) => name.trim());
+      rows.push(...(await analyticsPhase(settings, watch, postgres, details, databases)));
+    }
   } finally {
     watch.stopAll();
   }

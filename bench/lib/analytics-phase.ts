@@ -121,8 +121,13 @@ export async function analyticsPhase(
   watch: MemoryWatch,
   postgres: string,
   details: Details,
+  /** `--databases`: which of `sqlite` and `postgres` to measure (a long run may redo only one). */
+  databases: readonly string[] = ['sqlite', 'postgres'],
 ): Promise<Row[]> {
-  const rows = await answerOn('SQLite', undefined, settings, watch, details);
+  const rows = databases.includes('sqlite')
+    ? await answerOn('SQLite', undefined, settings, watch, details)
+    : [];
+  if (!databases.includes('postgres')) return rows;
   const reachable = await canConnect(postgres);
   if (reachable !== true) {
     const reason = `PostgreSQL not reachable (${reachable}); pass --postgres URL`;
