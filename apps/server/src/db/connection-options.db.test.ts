@@ -31,4 +31,18 @@ describe.runIf(url !== undefined)('PostgreSQL connection settings', () => {
     expect(await setting(withOptions.toString(), 'statement_timeout', 'some_schema')).toBe('4321ms');
     expect(await setting(withOptions.toString(), 'search_path', 'some_schema')).toBe('some_schema');
   });
+
+  it('reads the URL as node-postgres does: a stray % stays as written, and the label names no secret', async () => {
+    // node-postgres repairs a URL with a bare % (here in an unused password: trust authentication);
+    // rewriting the URL's query would have turned its options into "-c jit%3Doff".
+    const base = new URL(url ?? '');
+    const stray = `postgres://${base.username || 'postgres'}:p%zz@${base.host}${base.pathname}`;
+    expect(await setting(stray, 'jit')).toBe('off');
+    const handle = openDatabase(stray, { schema: 'some_schema' });
+    try {
+      expect(handle.label).toBe(`postgres://${base.host}${base.pathname} (schema some_schema)`);
+    } finally {
+      await handle.close();
+    }
+  });
 });

@@ -11,6 +11,7 @@ import {
   type MigrationProvider,
 } from 'kysely';
 import pg from 'pg';
+import { parseIntoClientConfig } from 'pg-connection-string';
 import { CurrentSchemaPostgresDialect } from './current-schema-introspector';
 import { dialectOf, type Dialect } from './dialect';
 import { migrationsFor } from './migrations';
@@ -89,25 +90,28 @@ async function runAll(trx: Db, statements: readonly StatementText[]): Promise<nu
 }
 
 /**
- * The URL each connection opens, with its settings in `options`. PostgreSQL's JIT compiles a query
- * whose estimated cost passes `jit_above_cost`, which Embudo's index-driven reads reach once tables
- * hold millions of rows: a rebuild's read of 300 leads' video records took 96 ms with it and 26 ms
- * without (decision 33). The URL's own `options` come after, so an operator can still turn it on
- * (node-postgres takes the URL's parameters over its other settings, so they go there).
+ * Each connection's settings: the URL as node-postgres reads it (its own parser, so every URL it took
+ * before is taken the same way), with `options` added. PostgreSQL's JIT compiles a query whose
+ * estimated cost passes `jit_above_cost`, which Embudo's index-driven reads reach once tables hold
+ * millions of rows: a rebuild's read of 300 leads' video records took 96 ms with it and 26 ms without
+ * (decision 33). The URL's own `options` come after ours, so an operator can still turn it on.
  */
-function connectionUrl(databaseUrl: string, schema: string | undefined): string {
-  const url = new URL(databaseUrl);
-  const given = url.searchParams.get('options');
-  const options = ['-c jit=off', schema === undefined ? '' : `-c search_path=${schema}`, given ?? ''];
-  url.searchParams.set('options', options.filter((part) => part !== '').join(' '));
-  return url.toString();
+function connectionConfig(databaseUrl: string, schema: string | undefined): pg.ClientConfig {
+  const config = parseIntoClientConfig(databaseUrl);
+  const options = [
+    '-c jit=off',
+    schema === undefined ? '' : `-c search_path=${schema}`,
+    config.options ?? '',
+  ];
+  return { ...config, options: options.filter((part) => part !== '').join(' ') };
 }
 
 export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions = {}): DatabaseHandle {
   const dialect = dialectOf(databaseUrl);
   if (dialect === 'postgres') {
+    const config = connectionConfig(databaseUrl, options.schema);
     const pool = new pg.Pool({
-      connectionString: connectionUrl(databaseUrl, options.schema),
+      ...config,
       Client: PreparingClient,
       max: options.poolSize ?? 10,
       // A database that does not answer at all fails the request in 10 s instead of hanging it.
@@ -124,11 +128,13 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
       dialect: new CurrentSchemaPostgresDialect({ pool }),
       plugins: [new CamelCasePlugin()],
     });
-    const url = new URL(databaseUrl);
     return {
       db,
       dialect,
-      label: `postgres://${url.host}${url.pathname}${options.schema ? ` (schema ${options.schema})` : ''}`,
+      // Where, never who: no user or password.
+      label:
+        `postgres://${config.host ?? ''}${config.port === undefined ? '' : `:${String(config.port)}`}` +
+        `/${config.database ?? ''}${options.schema ? ` (schema ${options.schema})` : ''}`,
       writeBatch: (statements) => db.transaction().execute((trx) => runAll(trx, statements)),
       writeBatchPlanned: (statements, plan) =>
         db.transaction().execute(async (trx) => {

@@ -6,8 +6,8 @@ import type { Dialect } from '../dialect';
  * (`page_sessions_open`, on `end_at, last_seen_at`): each touch wrote a new entry into it on SQLite
  * and, on PostgreSQL, made every update a non-HOT one, a new entry in all five of the table's indexes.
  * The sweep of sessions whose end never came only needs the open ones, which a partial index on
- * `start_at` finds; PostgreSQL also leaves room in each page of the table for the touches' new row
- * versions, so they stay on the page (HOT). Decision 33.
+ * `start_at` finds; PostgreSQL also leaves room in each page it writes from now on for the touches'
+ * new row versions, so they stay on the page (HOT; pages already full stay as they are). Decision 33.
  */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   await db.schema.dropIndex('page_sessions_open').execute();

@@ -10,6 +10,8 @@ import type { RawEvent } from './rollup-batch';
 
 /** Leads whose rows a rebuild reads and replays at a time (about ten rows each at a launch's scale). */
 const REBUILD_LEADS = 300;
+/** Rows of a page of leads past which the next page takes half as many leads. */
+const REBUILD_ROWS = 20_000;
 
 export interface RebuildCounts {
   leads: number;
@@ -26,8 +28,8 @@ export interface AnalyticsServiceDeps {
   accounts: Pick<AccountService, 'get' | 'list'>;
   /** The lock every path that changes rollups holds: a rebuild waits for batches and holds them back. */
   lock?: RollupLock;
-  /** Leads a rebuild replays at a time (tests take fewer, to replay an account in several pages). */
-  rebuildLeads?: number;
+  /** Leads a rebuild replays at a time, and rows past which it takes fewer (tests take small ones). */
+  rebuildPage?: { leads: number; rows: number };
 }
 
 export function createAnalyticsService({
@@ -36,7 +38,7 @@ export function createAnalyticsService({
   rollups,
   accounts,
   lock = createRollupLock(),
-  rebuildLeads = REBUILD_LEADS,
+  rebuildPage = { leads: REBUILD_LEADS, rows: REBUILD_ROWS },
 }: AnalyticsServiceDeps) {
   async function rebuildNow(accountId: string): Promise<RebuildCounts> {
     const account: Account = await accounts.get(accountId);
@@ -49,8 +51,9 @@ export function createAnalyticsService({
       // A page of leads at a time with all their rows, each lead before its sessions and each session
       // before its records and actions (decision 32).
       let after = '';
+      let leadsPerPage = rebuildPage.leads;
       for (;;) {
-        const page = await analytics.raw.leads(trx, accountId, after, rebuildLeads);
+        const page = await analytics.raw.leads(trx, accountId, after, leadsPerPage);
         if (page.last === undefined) return counts;
         const raw = await analytics.raw.ofLeads(
           trx,
@@ -74,6 +77,13 @@ export function createAnalyticsService({
         counts.actions += raw.actions.length;
         counts.conversions += conversions.length;
         after = page.last;
+        // Leads with many rows make the next page smaller (down to one lead), so a batch stays near
+        // `rebuildPage.rows` rows in memory; pages grow back as rows thin out.
+        const rows = raw.sessions.length + raw.videoRecords.length + raw.actions.length;
+        leadsPerPage =
+          rows > rebuildPage.rows
+            ? Math.max(1, Math.floor(leadsPerPage / 2))
+            : Math.min(rebuildPage.leads, leadsPerPage * 2);
       }
     });
   }

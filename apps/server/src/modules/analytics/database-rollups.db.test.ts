@@ -363,13 +363,14 @@ describe.each(TEST_DIALECTS)('analytics rollups in the database on %s', (dialect
       rollups,
       accounts: createAccountService({ accounts: createAccountRepo(database.db) }),
     });
-    // The same rebuild replaying two leads at a time: an account's rows over several pages of leads.
-    const inPairs = createAnalyticsService({
+    // The same rebuild over small pages of leads that shrink when their rows pass 12 and grow back:
+    // an account's rows over several pages of several sizes.
+    const inSmallPages = createAnalyticsService({
       db: database.db,
       analytics,
       rollups,
       accounts: createAccountService({ accounts: createAccountRepo(database.db) }),
-      rebuildLeads: 2,
+      rebuildPage: { leads: 4, rows: 12 },
     });
     let run = 0;
     await fc.assert(
@@ -391,7 +392,7 @@ describe.each(TEST_DIALECTS)('analytics rollups in the database on %s', (dialect
           conversions: rows.conversions.length,
         });
         expect(await answered(stream.range)).toEqual(expected(stream.range));
-        expect(await inPairs.rebuild(`${p}account`)).toEqual(counts);
+        expect(await inSmallPages.rebuild(`${p}account`)).toEqual(counts);
         expect(await answered(stream.range)).toEqual(expected(stream.range));
         const funnelId = rows.pages[0]?.funnelId ?? '';
         expect(

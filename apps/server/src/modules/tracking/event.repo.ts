@@ -133,7 +133,7 @@ export function createEventRepo(db: Db, dialect: Dialect) {
     /**
      * A table's new rows of a batch. On SQLite, whose write thread runs a prepared statement per row
      * at almost no cost, each row is its own statement; on PostgreSQL, where each statement is a round
-     * trip, they go in one multi-row insert. Appended to `statements`.
+     * trip, they go in one statement per set of columns (`tableInserts`). Appended to `statements`.
      */
     appendInserts(statements: StatementText[], table: EventTable, rows: EventRow[]): void {
       if (dialect === 'sqlite') for (const row of rows) statements.push(rowInsert(table, row));
