@@ -7,11 +7,14 @@ import { countsAsConversion } from './counted-conversions';
 import type { DatabaseRollups } from './database-rollups';
 import { createRollupLock, type RollupLock } from './rollup-lock';
 import type { RawEvent } from './rollup-batch';
+import type { AggregateRow } from './rollup-rows';
 
 /** Leads whose rows a rebuild reads and replays at a time (about ten rows each at a launch's scale). */
 const REBUILD_LEADS = 300;
 /** Rows of a page of leads past which the next page takes half as many leads. */
 const REBUILD_ROWS = 20_000;
+/** Aggregate rows a rebuild keeps summed in memory before it writes them. */
+const REBUILD_DELTAS = 500_000;
 
 export interface RebuildCounts {
   leads: number;
@@ -24,12 +27,15 @@ export interface RebuildCounts {
 export interface AnalyticsServiceDeps {
   db: Db;
   analytics: Pick<AnalyticsRepo, 'raw' | 'deleteAccount' | 'rebuildPending' | 'clearRebuildPending'>;
-  rollups: Pick<DatabaseRollups, 'apply' | 'holdAcrossProcesses'>;
+  rollups: Pick<DatabaseRollups, 'apply' | 'writeSummed' | 'holdAcrossProcesses'>;
   accounts: Pick<AccountService, 'get' | 'list'>;
   /** The lock every path that changes rollups holds: a rebuild waits for batches and holds them back. */
   lock?: RollupLock;
-  /** Leads a rebuild replays at a time, and rows past which it takes fewer (tests take small ones). */
-  rebuildPage?: { leads: number; rows: number };
+  /**
+   * Leads a rebuild replays at a time, rows past which it takes fewer, and summed aggregate rows past
+   * which it writes them before the end (tests take small ones).
+   */
+  rebuildPage?: { leads: number; rows: number; deltas: number };
 }
 
 export function createAnalyticsService({
@@ -38,7 +44,7 @@ export function createAnalyticsService({
   rollups,
   accounts,
   lock = createRollupLock(),
-  rebuildPage = { leads: REBUILD_LEADS, rows: REBUILD_ROWS },
+  rebuildPage = { leads: REBUILD_LEADS, rows: REBUILD_ROWS, deltas: REBUILD_DELTAS },
 }: AnalyticsServiceDeps) {
   async function rebuildNow(accountId: string): Promise<RebuildCounts> {
     const account: Account = await accounts.get(accountId);
@@ -52,9 +58,14 @@ export function createAnalyticsService({
       // before its records and actions (decision 32).
       let after = '';
       let leadsPerPage = rebuildPage.leads;
+      // The aggregate rows' deltas of every page, written at the end (or when too many to keep).
+      const summed = new Map<string, AggregateRow>();
       for (;;) {
         const page = await analytics.raw.leads(trx, accountId, after, leadsPerPage);
-        if (page.last === undefined) return counts;
+        if (page.last === undefined) {
+          await rollups.writeSummed(trx, summed);
+          return counts;
+        }
         const raw = await analytics.raw.ofLeads(
           trx,
           page.rows.map((lead) => lead.id),
@@ -70,7 +81,9 @@ export function createAnalyticsService({
             ...conversions.map((row): RawEvent => ({ kind: 'conversion', row })),
           ],
           () => dayOf,
+          summed,
         );
+        if (summed.size > rebuildPage.deltas) await rollups.writeSummed(trx, summed);
         counts.leads += page.rows.length;
         counts.sessions += raw.sessions.length;
         counts.videoRecords += raw.videoRecords.length;

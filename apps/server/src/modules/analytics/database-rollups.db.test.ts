@@ -363,14 +363,14 @@ describe.each(TEST_DIALECTS)('analytics rollups in the database on %s', (dialect
       rollups,
       accounts: createAccountService({ accounts: createAccountRepo(database.db) }),
     });
-    // The same rebuild over small pages of leads that shrink when their rows pass 12 and grow back:
-    // an account's rows over several pages of several sizes.
+    // The same rebuild over small pages of leads that shrink when their rows pass 12 and grow back,
+    // writing its summed aggregate deltas whenever they pass 40 rows: several pages of several sizes.
     const inSmallPages = createAnalyticsService({
       db: database.db,
       analytics,
       rollups,
       accounts: createAccountService({ accounts: createAccountRepo(database.db) }),
-      rebuildPage: { leads: 4, rows: 12 },
+      rebuildPage: { leads: 4, rows: 12, deltas: 40 },
     });
     let run = 0;
     await fc.assert(

@@ -16,7 +16,16 @@ import {
   type RawEvent,
 } from './rollup-batch';
 import { recordMeta } from './rollup-core';
-import { negated, pageMetaRow, type LeadPageState, type LeadState, type SessionState } from './rollup-rows';
+import {
+  addDeltas,
+  isNeutralRow,
+  negated,
+  pageMetaRow,
+  type AggregateRow,
+  type LeadPageState,
+  type LeadState,
+  type SessionState,
+} from './rollup-rows';
 import { assembleFunnelNumbers, assemblePageNumbers } from './rollup-answers';
 
 /**
@@ -207,6 +216,8 @@ export function createDatabaseRollups({
     dayOfLead?: DayOfLead,
     /** The writer's batch: its new sessions as stored, and the real ends it sets. */
     written?: { sessions: readonly StoredSession[]; ends: ReadonlyMap<string, number> },
+    /** Where the aggregate deltas go instead of the statements, summed by key (a rebuild's). */
+    summed?: Map<string, AggregateRow>,
   ): Promise<StatementText[]> {
     // A plan in a transaction of its own never stages (the cache is emptied for it instead).
     const forWriter = isWritersBatch(reader);
@@ -290,7 +301,9 @@ export function createDatabaseRollups({
           cache.setLead(leadId, { row: loaded.leads.get(leadId), pages: [...pages.values()] });
       };
     }
-    return analytics.writeStatements(outcome);
+    if (summed === undefined) return analytics.writeStatements(outcome);
+    addDeltas(summed, outcome.deltas);
+    return analytics.writeStatements({ ...outcome, deltas: [] });
   }
 
   /** The statements that keep the rollups of new rows, reading the state rows they touch on `reader`. */
@@ -298,22 +311,37 @@ export function createDatabaseRollups({
     reader: Kysely<Database>,
     given: readonly RawEvent[],
     dayOfLead?: DayOfLead,
+    summed?: Map<string, AggregateRow>,
   ): Promise<StatementText[]> {
     if (given.length === 0) return [];
     const { sessionIds, leadIds } = sessionsAndLeadsOf(given);
-    return planLoaded(reader, given, await load(reader, sessionIds, leadIds), dayOfLead);
+    return planLoaded(reader, given, await load(reader, sessionIds, leadIds), dayOfLead, undefined, summed);
   }
 
-  /** Applies new rows inside `trx`. */
+  /**
+   * Applies new rows inside `trx`. With `summed`, their aggregate deltas are added to it instead of
+   * written, for `writeSummed` to write once: a rebuild's batches all add to the same few aggregate
+   * rows, and on PostgreSQL each write of a row in one transaction leaves another version of it behind
+   * (decision 32).
+   */
   async function apply(
     trx: Kysely<Database>,
     events: readonly RawEvent[],
     dayOfLead?: DayOfLead,
+    summed?: Map<string, AggregateRow>,
   ): Promise<void> {
     cache?.clear();
     await acrossProcesses?.(trx);
-    const statements: StatementText[] = await plan(trx, events, dayOfLead);
+    const statements: StatementText[] = await plan(trx, events, dayOfLead, summed);
     for (const { sql, parameters } of statements)
+      await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+  }
+
+  /** Writes the deltas `apply` summed, and empties the sum. */
+  async function writeSummed(trx: Kysely<Database>, summed: Map<string, AggregateRow>): Promise<void> {
+    const deltas = [...summed.values()].filter((row) => !isNeutralRow(row));
+    summed.clear();
+    for (const { sql, parameters } of analytics.writeStatements({ sessions: [], leadPages: [], deltas }))
       await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
   }
 
@@ -427,6 +455,7 @@ export function createDatabaseRollups({
     planLoaded,
     plan,
     apply,
+    writeSummed,
     /** Applies new rows in a transaction of their own. */
     ingest: (events: readonly RawEvent[], dayOfLead?: DayOfLead): Promise<void> =>
       db.transaction().execute((trx) => apply(trx, events, dayOfLead)),

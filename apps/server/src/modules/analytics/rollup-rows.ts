@@ -412,12 +412,17 @@ export function isNeutralRow(row: AggregateRow): boolean {
   }
 }
 
-/** The rows merged by key (first appearance order), without those that merged to nothing. */
-export function mergeDeltas(rows: Iterable<AggregateRow>): AggregateRow[] {
-  const byKey = new Map<string, AggregateRow>();
+/** Adds rows into `byKey`, each merged into the row of its key. */
+export function addDeltas(byKey: Map<string, AggregateRow>, rows: Iterable<AggregateRow>): void {
   for (const row of rows) {
     const existing = byKey.get(row.key);
     byKey.set(row.key, existing === undefined ? row : combineRows(existing, row));
   }
+}
+
+/** The rows merged by key (first appearance order), without those that merged to nothing. */
+export function mergeDeltas(rows: Iterable<AggregateRow>): AggregateRow[] {
+  const byKey = new Map<string, AggregateRow>();
+  addDeltas(byKey, rows);
   return [...byKey.values()].filter((row) => !isNeutralRow(row));
 }
