@@ -79,8 +79,8 @@ class PreparingClient extends pg.Client {
   }
 }
 
-/** Runs statements in order in `trx`; each one's changed rows. */
-async function runAll(trx: Db, statements: readonly StatementText[]): Promise<number[]> {
+/** Runs statements in order in `trx` (a transaction, or the database); each one's changed rows. */
+export async function runStatements(trx: Db, statements: readonly StatementText[]): Promise<number[]> {
   const changed: number[] = [];
   for (const { sql, parameters } of statements)
     changed.push(
@@ -135,11 +135,11 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
       label:
         `postgres://${config.host ?? ''}${config.port === undefined ? '' : `:${String(config.port)}`}` +
         `/${config.database ?? ''}${options.schema ? ` (schema ${options.schema})` : ''}`,
-      writeBatch: (statements) => db.transaction().execute((trx) => runAll(trx, statements)),
+      writeBatch: (statements) => db.transaction().execute((trx) => runStatements(trx, statements)),
       writeBatchPlanned: (statements, plan) =>
         db.transaction().execute(async (trx) => {
           const planned = await plan(trx);
-          return runAll(trx, [...statements, ...planned]);
+          return runStatements(trx, [...statements, ...planned]);
         }),
       close: () => db.destroy(),
     };

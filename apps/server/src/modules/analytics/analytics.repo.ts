@@ -4,7 +4,7 @@ import { AccountSettings } from '@embudo/contracts';
 import { z } from 'zod';
 import type { Dialect } from '../../db/dialect';
 import type { Database } from '../../db/schema';
-import { reusableRead, type StatementText } from '../../db/reusable-query';
+import { reusableRead, sqlName, type StatementText } from '../../db/reusable-query';
 import { inJsonList } from '../../db/batched-read';
 import { readJson } from '../../lib/json';
 import type {
@@ -80,9 +80,7 @@ const LeadPageStateRow = z.object({
 const byTable = <Table extends AggregateRow['table']>(rows: readonly AggregateRow[], table: Table) =>
   rows.filter((row): row is Extract<AggregateRow, { table: Table }> => row.table === table);
 
-/** A name as the tables spell it: `prevDay` → `prev_day` (what CamelCasePlugin does to the others). */
-const snake = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-const quoted = (name: string): string => `"${snake(name)}"`;
+const quoted = (name: string): string => `"${sqlName(name)}"`;
 
 /** An aggregate table whose rows add up: its key columns and the counts a delta adds to. */
 interface AddedSpec {

@@ -1,5 +1,5 @@
-import { CompiledQuery, type Kysely } from 'kysely';
-import type { Db } from '../../db';
+import type { Kysely } from 'kysely';
+import { runStatements, type Db } from '../../db';
 import type { StatementText } from '../../db/reusable-query';
 import type { Database } from '../../db/schema';
 import { dayOfZone } from '../../lib/zone-days';
@@ -18,12 +18,12 @@ import {
 import { recordMeta } from './rollup-core';
 import {
   addDeltas,
-  isNeutralRow,
   negated,
   pageMetaRow,
   type AggregateRow,
   type LeadPageState,
   type LeadState,
+  summedDeltas,
   type SessionState,
 } from './rollup-rows';
 import { assembleFunnelNumbers, assemblePageNumbers } from './rollup-answers';
@@ -332,17 +332,14 @@ export function createDatabaseRollups({
   ): Promise<void> {
     cache?.clear();
     await acrossProcesses?.(trx);
-    const statements: StatementText[] = await plan(trx, events, dayOfLead, summed);
-    for (const { sql, parameters } of statements)
-      await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+    await runStatements(trx, await plan(trx, events, dayOfLead, summed));
   }
 
   /** Writes the deltas `apply` summed, and empties the sum. */
   async function writeSummed(trx: Kysely<Database>, summed: Map<string, AggregateRow>): Promise<void> {
-    const deltas = [...summed.values()].filter((row) => !isNeutralRow(row));
+    const deltas = summedDeltas(summed);
     summed.clear();
-    for (const { sql, parameters } of analytics.writeStatements({ sessions: [], leadPages: [], deltas }))
-      await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+    await runStatements(trx, analytics.writeStatements({ sessions: [], leadPages: [], deltas }));
   }
 
   /**
@@ -378,12 +375,7 @@ export function createDatabaseRollups({
       () => dayOf,
     ).deltas;
     const taken = added.flatMap((row) => (row.table === 'pageMeta' ? [] : [negated(row)]));
-    for (const { sql, parameters } of analytics.writeStatements({
-      sessions: [],
-      leadPages: [],
-      deltas: taken,
-    }))
-      await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+    await runStatements(trx, analytics.writeStatements({ sessions: [], leadPages: [], deltas: taken }));
     const pageIds = new Set<string>();
     const funnelIds = new Set<string>();
     for (const row of taken) {

@@ -420,9 +420,14 @@ export function addDeltas(byKey: Map<string, AggregateRow>, rows: Iterable<Aggre
   }
 }
 
+/** The rows added into `byKey` (first appearance order), without those that summed to nothing. */
+export function summedDeltas(byKey: ReadonlyMap<string, AggregateRow>): AggregateRow[] {
+  return [...byKey.values()].filter((row) => !isNeutralRow(row));
+}
+
 /** The rows merged by key (first appearance order), without those that merged to nothing. */
 export function mergeDeltas(rows: Iterable<AggregateRow>): AggregateRow[] {
   const byKey = new Map<string, AggregateRow>();
   addDeltas(byKey, rows);
-  return [...byKey.values()].filter((row) => !isNeutralRow(row));
+  return summedDeltas(byKey);
 }
