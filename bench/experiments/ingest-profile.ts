@@ -15,21 +15,7 @@ import { insertLeads, type LeadHome } from '../lib/leads';
 import { runLoad, warmUp } from '../lib/load';
 import { AckLog, visitRequests } from '../rows/tracking-ingest';
 import { postgresCpuMeter, type CpuMeter } from '../lib/process-cpu';
-
-/** Profiles the server from its start until it exits, into PROF_DIR. */
-const PRELOAD = `import { Session } from 'node:inspector';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-const session = new Session();
-session.connect();
-session.post('Profiler.enable');
-session.post('Profiler.setSamplingInterval', { interval: 200 });
-session.post('Profiler.start');
-process.on('exit', () => {
-  session.post('Profiler.stop', (error, result) => {
-    if (!error) writeFileSync(process.env.PROF_DIR + '/server-' + process.pid + '.cpuprofile', JSON.stringify(result.profile));
-  });
-});
-`;
+import { PROFILE_PRELOAD } from './profile-preload';
 
 /** Samples what the server allocates (garbage included) from its start until it exits, into PROF_DIR. */
 const HEAP_PRELOAD = `import { Session } from 'node:inspector';
@@ -98,7 +84,7 @@ async function main(): Promise<void> {
     if (profDir !== undefined) {
       // NODE_OPTIONS refuses --cpu-prof: a preload starts the inspector's profiler instead.
       const preload = join(profDir, 'profile.mjs');
-      writeFileSync(preload, values.heap === undefined ? PRELOAD : HEAP_PRELOAD);
+      writeFileSync(preload, values.heap === undefined ? PROFILE_PRELOAD : HEAP_PRELOAD);
       env.NODE_OPTIONS = `--import=${preload}`;
       env.PROF_DIR = profDir;
     }

@@ -1,6 +1,7 @@
 import { createAnalyticsRepo } from './modules/analytics/analytics.repo';
 import { createAnalyticsService } from './modules/analytics/analytics.service';
 import { createAnalyticsReportsService } from './modules/analytics/analytics-reports.service';
+import { createAnswerPageQuery } from './modules/analytics/answer-page.query';
 import { createDatabaseRollups } from './modules/analytics/database-rollups';
 import { createPageAnswers } from './modules/analytics/page-answers';
 import { createFollowUpsQuery } from './modules/analytics/follow-ups.query';
@@ -280,6 +281,7 @@ export async function createServices(database: DatabaseHandle, config: ServicesC
     leads,
     followUps: createFollowUpsQuery(db),
     leadTimeline: createLeadTimelineQuery(db),
+    answerPage: createAnswerPageQuery(db),
     pageAnswers: createPageAnswers(PAGE_ANSWERS_KEPT),
   });
   /** What outlives a request and must be let go when the server stops (Redis connections). */

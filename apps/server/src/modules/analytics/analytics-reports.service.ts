@@ -1,7 +1,6 @@
 import type {
   Account,
   AnalyticsRange,
-  ButtonTime,
   FollowUpList,
   FollowUpQuery,
   FunnelAnalytics,
@@ -13,24 +12,24 @@ import { dayText } from '../../lib/zone-days';
 import type { LeadService } from '../leads/lead.service';
 import type { PageService } from '../pages/page.service';
 import { resolveRange } from './analytics-range';
-import type { PageInput } from './analytics-types';
+import { secondsOf, type AnswerPageQuery } from './answer-page.query';
 import type { DatabaseRollups } from './database-rollups';
 import type { FollowUpsQuery } from './follow-ups.query';
 import type { LeadTimelineQuery } from './lead-timeline.query';
 import type { PageAnswers } from './page-answers';
 
 export interface AnalyticsReportsDeps {
-  rollups: Pick<DatabaseRollups, 'pageNumbers' | 'pageVersion' | 'funnelNumbers'>;
+  rollups: Pick<DatabaseRollups, 'pageNumbers' | 'funnelNumbers'>;
+  /** What a page's answer needs of the page, with its version (`answer-page.query.ts`). */
+  answerPage: AnswerPageQuery;
   /** Finished page answers, each current while its page's version is (`page-answers.ts`). */
   pageAnswers: PageAnswers;
-  pages: Pick<PageService, 'load' | 'list'>;
+  pages: Pick<PageService, 'list'>;
   leads: Pick<LeadService, 'get'>;
   followUps: FollowUpsQuery;
   leadTimeline: LeadTimelineQuery;
   now?: () => number;
 }
-
-const secondsOf = ({ hours, minutes, seconds }: ButtonTime): number => hours * 3600 + minutes * 60 + seconds;
 
 /**
  * What the owner reads of analytics (issue 19, decision 25): a page's numbers and a funnel's steps over
@@ -43,6 +42,7 @@ export function createAnalyticsReportsService({
   leads,
   followUps,
   leadTimeline,
+  answerPage,
   pageAnswers,
   now = Date.now,
 }: AnalyticsReportsDeps) {
@@ -52,25 +52,15 @@ export function createAnalyticsReportsService({
      * time it was asked for while no batch has changed the page since, made again otherwise.
      */
     async page(owner: Account, pageId: string, query: AnalyticsRange): Promise<string> {
-      // The page's version is read beside its row, not after it: a kept answer then costs one round
-      // trip after the key's, not two. A version read for a page the owner may not see is thrown away
-      // with the refusal. Read before the rows: a batch committed while they are read leaves the
-      // answer under the older version, which the next request no longer takes.
-      const [page, version] = await Promise.all([pages.load(owner, pageId), rollups.pageVersion(pageId)]);
+      const { page: input, version } = await answerPage(owner, pageId);
       const { timeZone } = owner.settings;
-      const range = resolveRange(query, timeZone, now());
-      const input: PageInput = {
-        id: page.id,
-        funnelId: page.funnelId,
-        position: page.position,
-        buttonTimeSeconds: secondsOf(page.buttonTime),
-      };
-      const key = `${page.id}|${timeZone}|${range.from}|${range.to}|${input.funnelId}|${input.position}|${input.buttonTimeSeconds}`;
+      const range = resolveRange(query, timeZone, now);
+      const key = `${input.id}|${timeZone}|${range.from}|${range.to}|${input.funnelId}|${input.position}|${input.buttonTimeSeconds}`;
       const kept = pageAnswers.get(key, version);
       if (kept !== undefined) return kept;
       const numbers = await rollups.pageNumbers(input, range);
       const answer: PageAnalytics = {
-        pageId: page.id,
+        pageId: input.id,
         from: dayText(range.from),
         to: dayText(range.to),
         timeZone,
@@ -85,7 +75,7 @@ export function createAnalyticsReportsService({
     async funnel(owner: Account, funnelId: string, query: AnalyticsRange): Promise<FunnelAnalytics> {
       const funnelPages = await pages.list(owner, funnelId);
       const { timeZone } = owner.settings;
-      const range = resolveRange(query, timeZone, now());
+      const range = resolveRange(query, timeZone, now);
       const numbers = await rollups.funnelNumbers(
         funnelId,
         funnelPages.map((page) => ({

@@ -330,9 +330,6 @@ function compileReads(dialect: Dialect) {
       (db, v) => db.selectFrom('analyticsLeadPages').select('state').where(list('leadId', v.ids)),
       eachRun,
     ),
-    pageVersion: reusableRead(['pageId'], (db, v) =>
-      db.selectFrom('analyticsPageVersions').select('version').where('pageId', '=', v.pageId),
-    ),
   };
 }
 
@@ -670,12 +667,6 @@ export function createAnalyticsRepo(dialect: Dialect) {
         .set((eb) => ({ version: eb('version', '+', 1) }))
         .where('pageId', 'in', pages)
         .execute();
-    },
-
-    /** A page's analytics version (0 before anything was counted on it). */
-    async pageVersion(db: Executor, pageId: string): Promise<number> {
-      const [row] = await reads.pageVersion(db, { pageId });
-      return row?.version ?? 0;
     },
 
     /** What a page's answer over a range reads (`page-rows.query.ts`). */
