@@ -117,6 +117,8 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
       const sessions = newRows(batch.sessions, stored.sessions);
       const records = newRows(batch.videoRecords, stored.records);
       const actions = newRows(batch.actions, stored.actions);
+      // The batch's new sessions are not stored yet: the plan need not look for them.
+      for (const session of sessions) loaded.sessionsAsked.add(session.id);
       // A real end replaces an inferred one or none, never another real one, and only a session of
       // the lead that sends it (event.repo.ts): another lead's end changes nothing.
       const endOpen = new Map<string, { leadId: string; open: boolean }>();
