@@ -4,41 +4,6 @@
  */
 
 const DAY_MS = 86_400_000;
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterOf(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      era: 'short',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-/** The day number of `ms` (a server time) in `timeZone`. */
-export function zoneDay(timeZone: string, ms: number): number {
-  let year = 0;
-  let month = 0;
-  let day = 0;
-  let beforeCommonEra = false;
-  for (const part of formatterOf(timeZone).formatToParts(ms)) {
-    if (part.type === 'year') year = Number(part.value);
-    else if (part.type === 'month') month = Number(part.value);
-    else if (part.type === 'day') day = Number(part.value);
-    else if (part.type === 'era') beforeCommonEra = part.value.startsWith('B');
-  }
-  const fullYear = beforeCommonEra ? 1 - year : year;
-  const date = new Date(0);
-  date.setUTCFullYear(fullYear, month - 1, day);
-  return Math.round(date.getTime() / DAY_MS);
-}
-
 const wallClocks = new Map<string, Intl.DateTimeFormat>();
 
 function wallClockOf(timeZone: string): Intl.DateTimeFormat {
@@ -72,6 +37,11 @@ export function zoneOffset(timeZone: string, ms: number): number {
   wall.setUTCFullYear(beforeCommonEra ? 1 - fields.year : fields.year, fields.month - 1, fields.day);
   wall.setUTCHours(fields.hour, fields.minute, fields.second, 0);
   return wall.getTime() - Math.floor(ms / 1000) * 1000;
+}
+
+/** The day number of `ms` (a server time) in `timeZone`. */
+export function zoneDay(timeZone: string, ms: number): number {
+  return Math.floor((ms + zoneOffset(timeZone, ms)) / DAY_MS);
 }
 
 const QUARTER_HOUR_MS = 900_000;
