@@ -1,10 +1,11 @@
 /**
- * tsx bench/experiments/answer-profile.ts [--postgres URL] [--records 10000] [--seconds 10] [--prof DIR]
+ * tsx bench/experiments/answer-profile.ts [--postgres URL] [--records 10000] [--seconds 10] [--prof DIR] [--heap DIR]
  *
  * Row 9's kept answer against one server (the bundle), beside `GET /api/health` on the same server,
  * for finding where a kept answer spends its time: requests per second of each, and the CPU each
  * request cost the server (every thread) and, on PostgreSQL, its backends. With --prof the server
- * writes a CPU profile of both loads to DIR (ingest-profile.ts's preload). Not a bench row.
+ * writes a CPU profile of both loads to DIR (ingest-profile.ts's preload); with --heap, a sampling
+ * heap profile of what it allocated. Not a bench row.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import { buildAnalyticsData } from '../lib/analytics-data';
 import { runLoad, warmUp, type LoadRequest } from '../lib/load';
 import { cpuSeconds, postgresCpuMeter } from '../lib/process-cpu';
 import { answerPath } from '../rows/analytics-answer';
-import { PROFILE_PRELOAD } from './profile-preload';
+import { HEAP_PRELOAD, PROFILE_PRELOAD } from './profile-preload';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
       records: { type: 'string', default: '10000' },
       seconds: { type: 'string', default: '10' },
       prof: { type: 'string' },
+      heap: { type: 'string' },
     },
   });
   const records = Number(values.records);
@@ -39,11 +41,12 @@ async function main(): Promise<void> {
       OWNER_RATE_LIMIT_PER_MINUTE: '0',
       PGAPPNAME: 'embudo-answer-profile',
     };
-    if (values.prof !== undefined) {
-      const preload = join(values.prof, 'profile.mjs');
-      writeFileSync(preload, PROFILE_PRELOAD);
+    const profDir = values.prof ?? values.heap;
+    if (profDir !== undefined) {
+      const preload = join(profDir, 'profile.mjs');
+      writeFileSync(preload, values.heap === undefined ? PROFILE_PRELOAD : HEAP_PRELOAD);
       env.NODE_OPTIONS = `--import=${preload}`;
-      env.PROF_DIR = values.prof;
+      env.PROF_DIR = profDir;
     }
     const server = await startServer(database.url, servers, { run: 'bundle', env });
     const pid = server.child.pid ?? 0;

@@ -15,21 +15,7 @@ import { insertLeads, type LeadHome } from '../lib/leads';
 import { runLoad, warmUp } from '../lib/load';
 import { AckLog, visitRequests } from '../rows/tracking-ingest';
 import { postgresCpuMeter, type CpuMeter } from '../lib/process-cpu';
-import { PROFILE_PRELOAD } from './profile-preload';
-
-/** Samples what the server allocates (garbage included) from its start until it exits, into PROF_DIR. */
-const HEAP_PRELOAD = `import { Session } from 'node:inspector';
-import { writeFileSync } from 'node:fs';
-const session = new Session();
-session.connect();
-session.post('HeapProfiler.enable');
-session.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-process.on('exit', () => {
-  session.post('HeapProfiler.stopSampling', (error, result) => {
-    if (!error) writeFileSync(process.env.PROF_DIR + '/server-' + process.pid + '.heapprofile', JSON.stringify(result.profile));
-  });
-});
-`;
+import { HEAP_PRELOAD, PROFILE_PRELOAD } from './profile-preload';
 
 /** CPU time (user and system, every thread) the process has used, in ms. */
 function cpuMs(pid: number | undefined): number {

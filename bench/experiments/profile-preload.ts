@@ -12,3 +12,17 @@ process.on('exit', () => {
   });
 });
 `;
+
+/** Samples what the server allocates (garbage included) from its start until it exits, into PROF_DIR. */
+export const HEAP_PRELOAD = `import { Session } from 'node:inspector';
+import { writeFileSync } from 'node:fs';
+const session = new Session();
+session.connect();
+session.post('HeapProfiler.enable');
+session.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+process.on('exit', () => {
+  session.post('HeapProfiler.stopSampling', (error, result) => {
+    if (!error) writeFileSync(process.env.PROF_DIR + '/server-' + process.pid + '.heapprofile', JSON.stringify(result.profile));
+  });
+});
+`;
