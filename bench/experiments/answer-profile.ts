@@ -7,8 +7,6 @@
  * writes a CPU profile of both loads to DIR (ingest-profile.ts's preload); with --heap, a sampling
  * heap profile of what it allocated. Not a bench row.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { prepareDatabase } from '../../scripts/lib/scratch-database';
 import { killAll, killServer, startServer, type RunningServer } from '../../scripts/lib/server-process';
@@ -16,7 +14,7 @@ import { buildAnalyticsData } from '../lib/analytics-data';
 import { runLoad, warmUp, type LoadRequest } from '../lib/load';
 import { cpuSeconds, postgresCpuMeter } from '../lib/process-cpu';
 import { answerPath } from '../rows/analytics-answer';
-import { HEAP_PRELOAD, PROFILE_PRELOAD } from './profile-preload';
+import { profilingEnv } from './profile-preload';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -40,14 +38,8 @@ async function main(): Promise<void> {
     const env: Record<string, string> = {
       OWNER_RATE_LIMIT_PER_MINUTE: '0',
       PGAPPNAME: 'embudo-answer-profile',
+      ...profilingEnv(values.prof ?? values.heap, values.heap !== undefined),
     };
-    const profDir = values.prof ?? values.heap;
-    if (profDir !== undefined) {
-      const preload = join(profDir, 'profile.mjs');
-      writeFileSync(preload, values.heap === undefined ? PROFILE_PRELOAD : HEAP_PRELOAD);
-      env.NODE_OPTIONS = `--import=${preload}`;
-      env.PROF_DIR = profDir;
-    }
     const server = await startServer(database.url, servers, { run: 'bundle', env });
     const pid = server.child.pid ?? 0;
     const backends =

@@ -2,12 +2,11 @@
  * tsx bench/experiments/ingest-profile.ts [--postgres URL] [--rollups on|off] [--seconds 10] [--prof DIR] [--heap DIR]
  *
  * Row 5's visits against one server (the bundle, as `npm start` runs it), once, for profiling: with
- * --prof the server runs with `--cpu-prof` and writes its profile to DIR when it stops (with --heap, a
+ * --prof the server profiles its CPU (profile-preload.ts) and writes the profile to DIR when it stops (with --heap, a
  * sampling heap profile of what it allocated, for Chrome's DevTools). Prints the
  * acknowledged events per second. Not a bench row: a tool to find where ingest spends its time.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { prepareDatabase, seedDemoLeads } from '../../scripts/lib/scratch-database';
 import { killAll, killServer, startServer, type RunningServer } from '../../scripts/lib/server-process';
@@ -15,7 +14,7 @@ import { insertLeads, type LeadHome } from '../lib/leads';
 import { runLoad, warmUp } from '../lib/load';
 import { AckLog, visitRequests } from '../rows/tracking-ingest';
 import { postgresCpuMeter, type CpuMeter } from '../lib/process-cpu';
-import { HEAP_PRELOAD, PROFILE_PRELOAD } from './profile-preload';
+import { profilingEnv } from './profile-preload';
 
 /** CPU time (user and system, every thread) the process has used, in ms. */
 function cpuMs(pid: number | undefined): number {
@@ -65,15 +64,8 @@ async function main(): Promise<void> {
     const env: Record<string, string> = {
       ANALYTICS_ROLLUPS: values.rollups,
       PGAPPNAME: 'embudo-ingest-profile',
+      ...profilingEnv(values.prof ?? values.heap, values.heap !== undefined),
     };
-    const profDir = values.prof ?? values.heap;
-    if (profDir !== undefined) {
-      // NODE_OPTIONS refuses --cpu-prof: a preload starts the inspector's profiler instead.
-      const preload = join(profDir, 'profile.mjs');
-      writeFileSync(preload, values.heap === undefined ? PROFILE_PRELOAD : HEAP_PRELOAD);
-      env.NODE_OPTIONS = `--import=${preload}`;
-      env.PROF_DIR = profDir;
-    }
     const server = await startServer(database.url, servers, { run: 'bundle', env });
     await warmUp(server.url, 100, 2, visitRequests(leads, new AckLog(false)));
     const log = new AckLog(false);

@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 /** Profiles the server from its start until it exits, into PROF_DIR. */
 export const PROFILE_PRELOAD = `import { Session } from 'node:inspector';
 import { writeFileSync } from 'node:fs';
@@ -26,3 +29,15 @@ process.on('exit', () => {
   });
 });
 `;
+
+/**
+ * The environment that makes a server profile itself into `dir` (its CPU, or with `heap` what it
+ * allocates): NODE_OPTIONS refuses --cpu-prof, so a preload starts the inspector's profiler instead.
+ * Nothing when no directory is given.
+ */
+export function profilingEnv(dir: string | undefined, heap: boolean): Record<string, string> {
+  if (dir === undefined) return {};
+  const preload = join(dir, 'profile.mjs');
+  writeFileSync(preload, heap ? HEAP_PRELOAD : PROFILE_PRELOAD);
+  return { NODE_OPTIONS: `--import=${preload}`, PROF_DIR: dir };
+}
