@@ -45,7 +45,7 @@ export function zoneDay(timeZone: string, ms: number): number {
 }
 
 const QUARTER_HOUR_MS = 900_000;
-/** Quarter hours whose offset one `dayOfZone` keeps: 42 days of them, more than a rebuild's range. */
+/** Quarter hours whose offset one `dayOfZone` keeps (42 days of them); past that it starts over. */
 const KEPT_QUARTER_HOURS = 4096;
 
 /**
