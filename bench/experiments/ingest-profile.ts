@@ -2,8 +2,8 @@
  * tsx bench/experiments/ingest-profile.ts [--postgres URL] [--rollups on|off] [--seconds 10] [--prof DIR] [--heap DIR]
  *
  * Row 5's visits against one server (the bundle, as `npm start` runs it), once, for profiling: with
- * --prof the server profiles its CPU (profile-preload.ts) and writes the profile to DIR when it stops (with --heap, a
- * sampling heap profile of what it allocated, for Chrome's DevTools). Prints the
+ * --prof the server profiles its CPU (profile-preload.ts) and writes the profile to DIR when it stops
+ * (with --heap, a sampling heap profile of what it allocated, for Chrome's DevTools). Prints the
  * acknowledged events per second. Not a bench row: a tool to find where ingest spends its time.
  */
 import { readdirSync, readFileSync } from 'node:fs';

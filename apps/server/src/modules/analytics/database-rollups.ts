@@ -451,7 +451,6 @@ export function createDatabaseRollups({
     /** Applies new rows in a transaction of their own. */
     ingest: (events: readonly RawEvent[], dayOfLead?: DayOfLead): Promise<void> =>
       db.transaction().execute((trx) => apply(trx, events, dayOfLead)),
-    /** The page's analytics version: a kept answer made at it is current (`page-answers.ts`). */
     async pageNumbers(page: PageInput, range: DayRange): Promise<PageNumbers> {
       return assemblePageNumbers({ page, range, ...(await analytics.pageRows(db, page.id, range)) });
     },
