@@ -4,7 +4,7 @@ import { AccountSettings } from '@embudo/contracts';
 import { z } from 'zod';
 import type { Dialect } from '../../db/dialect';
 import type { Database } from '../../db/schema';
-import { reusableRead, sqlName, type StatementText } from '../../db/reusable-query';
+import { prepared, reusableRead, sqlName, type StatementText } from '../../db/reusable-query';
 import { inJsonList } from '../../db/batched-read';
 import { readJson } from '../../lib/json';
 import type {
@@ -206,6 +206,9 @@ function singleRowText(spec: TableWrite): string {
 /**
  * Every table's rows in one statement (PostgreSQL): one round trip for the whole batch's rollups, each
  * table's rows one JSON parameter (an array of arrays), inserted by a data-modifying WITH of its own.
+ * A named statement (reusable-query.ts): its text depends only on which tables a batch writes, a few
+ * dozen at most, and its plan reads no table's statistics (rows come from the parameters, conflicts
+ * are found through the key's index), so the plan made once holds as the tables grow.
  */
 function combinedUpsert(
   writes: readonly { spec: TableWrite; rows: readonly (readonly unknown[])[] }[],
@@ -226,7 +229,7 @@ function combinedUpsert(
       `from jsonb_array_elements(cast($${parameters.length} as jsonb)) as e${conflictTail(spec)})`
     );
   });
-  return { sql: `with ${parts.join(', ')} select 1`, parameters };
+  return { sql: prepared(`with ${parts.join(', ')} select 1`), parameters };
 }
 
 /** A page session's columns as the rollups take it (`SessionInput`). */

@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { Dialect } from '../../db/dialect';
+import { prepared } from '../../db/reusable-query';
 import type { Database } from '../../db/schema';
 
 /**
@@ -43,11 +44,14 @@ const ROLLUPS_LOCK_CLASS = 0x656d6275;
 /** The lock on PostgreSQL; on SQLite, where one process writes, none. */
 export function crossProcessLock(dialect: Dialect): CrossProcessLock | undefined {
   if (dialect !== 'postgres') return undefined;
+  // One round trip; the materialized CTE runs the lock before the number is taken. A named statement
+  // (reusable-query.ts): it reads no table, so the plan made once holds.
+  const text = prepared(
+    'with held as materialized (select pg_advisory_xact_lock($1, hashtext(current_schema()))) ' +
+      "select nextval('analytics_writes') as write from held",
+  );
   return async (trx) => {
-    // One round trip; the materialized CTE runs the lock before the number is taken.
-    const { rows } = await sql<{ write: string }>`with held as materialized (
-        select pg_advisory_xact_lock(${ROLLUPS_LOCK_CLASS}, hashtext(current_schema())))
-      select nextval('analytics_writes') as write from held`.execute(trx);
+    const { rows } = await trx.executeQuery<{ write: string }>(CompiledQuery.raw(text, [ROLLUPS_LOCK_CLASS]));
     return Number(rows[0]?.write);
   };
 }
