@@ -98,8 +98,8 @@ export function linksFor(publicUrl: string) {
 }
 
 /** Every repository, each on the database: only the composition root (and tests) build them. */
-export function createRepos(database: Pick<DatabaseHandle, 'db' | 'dialect'>) {
-  const { db, dialect } = database;
+export function createRepos(database: Pick<DatabaseHandle, 'db' | 'lookupDb' | 'dialect'>) {
+  const { db, lookupDb, dialect } = database;
   return {
     accounts: createAccountRepo(db),
     domains: createDomainRepo(db, dialect),
@@ -108,9 +108,10 @@ export function createRepos(database: Pick<DatabaseHandle, 'db' | 'dialect'>) {
     leads: createLeadRepo(db),
     leadPages: createLeadPageRepo(db),
     previews: createPreviewRepo(db),
-    progress: createLeadProgressRepo(db, dialect),
+    // The visitor path's lookups by key, on their own connections (decision 34).
+    progress: createLeadProgressRepo(lookupDb, dialect),
     events: createEventRepo(db, dialect),
-    tracking: createTrackingRepo(db, dialect),
+    tracking: createTrackingRepo(lookupDb, dialect),
     conversions: createConversionRepo(db),
     pixels: createPixelRepo(db, dialect),
     users: createUserRepo(db),

@@ -24,6 +24,12 @@ export type Db = Kysely<Database>;
 
 export interface DatabaseHandle {
   db: Db;
+  /**
+   * The visitor path's key lookups and the event writer's batches (decision 34). On PostgreSQL a pool
+   * of its own, whose planner keeps to indexes, so that its lookups are prepared once per connection;
+   * on SQLite the same handle as `db`.
+   */
+  lookupDb: Db;
   dialect: Dialect;
   /** A description safe to log: no password. */
   label: string;
@@ -71,13 +77,34 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
  * Kysely's driver calls `query(text, values)`; everything else passes through untouched.
  */
 class PreparingClient extends pg.Client {
+  /** Whether key lookups (reusable-query.ts, `preparedForKeyLookups`) are prepared too. */
+  protected readonly keyLookups: boolean = false;
+
   override query(...args: unknown[]): never {
     const [text, values] = args;
-    const name = typeof text === 'string' && Array.isArray(values) ? preparedName(text) : undefined;
+    const name =
+      typeof text === 'string' && Array.isArray(values) ? preparedName(text, this.keyLookups) : undefined;
     const run = super.query.bind(this) as (...given: unknown[]) => never;
     return name === undefined ? run(...args) : run({ name, text, values });
   }
 }
+
+/** A connection of the key-lookup pool: its planner settings (`KEY_LOOKUP_PLANNER`) let it prepare key lookups. */
+class KeyLookupClient extends PreparingClient {
+  protected override readonly keyLookups: boolean = true;
+}
+
+/**
+ * The key-lookup pool's planner: every statement it runs finds rows by key, for which a plan through
+ * the index is right at any table size. Without these, a plan made once while a table was small (no
+ * statistics yet, a few pages) scans the whole table until the table is analyzed again (decision 30);
+ * with them the plan made once goes through the indexes, and stays right as the tables grow
+ * (decision 34). A statement with no index to use still runs, as these settings only add cost.
+ */
+const KEY_LOOKUP_PLANNER = '-c enable_seqscan=off -c enable_hashjoin=off -c enable_mergejoin=off';
+
+/** The key-lookup pool's size: the writer holds one connection at a time, the gathered reads a few. */
+const KEY_LOOKUP_POOL_SIZE = 5;
 
 /** Runs statements in order in `trx` (a transaction, or the database); each one's changed rows. */
 export async function runStatements(trx: Db, statements: readonly StatementText[]): Promise<number[]> {
@@ -96,52 +123,69 @@ export async function runStatements(trx: Db, statements: readonly StatementText[
  * millions of rows: a rebuild's read of 300 leads' video records took 96 ms with it and 26 ms without
  * (decision 33). The URL's own `options` come after ours, so an operator can still turn it on.
  */
-function connectionConfig(databaseUrl: string, schema: string | undefined): pg.ClientConfig {
+function connectionConfig(
+  databaseUrl: string,
+  schema: string | undefined,
+  planner?: string,
+): pg.ClientConfig {
   const config = parseIntoClientConfig(databaseUrl);
   const options = [
     '-c jit=off',
+    planner ?? '',
     schema === undefined ? '' : `-c search_path=${schema}`,
     config.options ?? '',
   ];
   return { ...config, options: options.filter((part) => part !== '').join(' ') };
 }
 
+function postgresKysely(config: pg.ClientConfig, Client: typeof PreparingClient, max: number): Db {
+  const pool = new pg.Pool({
+    ...config,
+    Client,
+    max,
+    // A database that does not answer at all fails the request in 10 s instead of hanging it.
+    connectionTimeoutMillis: 10_000,
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  // Nor one that is checked out (inside a transaction, between two statements): pg then emits the
+  // error on the client itself. Its next query fails, and the pool drops it when it comes back.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
+  return new Kysely<Database>({
+    dialect: new CurrentSchemaPostgresDialect({ pool }),
+    plugins: [new CamelCasePlugin()],
+  });
+}
+
 export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions = {}): DatabaseHandle {
   const dialect = dialectOf(databaseUrl);
   if (dialect === 'postgres') {
     const config = connectionConfig(databaseUrl, options.schema);
-    const pool = new pg.Pool({
-      ...config,
-      Client: PreparingClient,
-      max: options.poolSize ?? 10,
-      // A database that does not answer at all fails the request in 10 s instead of hanging it.
-      connectionTimeoutMillis: 10_000,
-    });
-    // An idle client losing its connection must not crash the process; the pool replaces it.
-    pool.on('error', () => undefined);
-    // Nor one that is checked out (inside a transaction, between two statements): pg then emits the
-    // error on the client itself. Its next query fails, and the pool drops it when it comes back.
-    pool.on('connect', (client) => {
-      client.on('error', () => undefined);
-    });
-    const db = new Kysely<Database>({
-      dialect: new CurrentSchemaPostgresDialect({ pool }),
-      plugins: [new CamelCasePlugin()],
-    });
+    const db = postgresKysely(config, PreparingClient, options.poolSize ?? 10);
+    const lookupDb = postgresKysely(
+      connectionConfig(databaseUrl, options.schema, KEY_LOOKUP_PLANNER),
+      KeyLookupClient,
+      KEY_LOOKUP_POOL_SIZE,
+    );
     return {
       db,
+      lookupDb,
       dialect,
       // Where, never who: no user or password.
       label:
         `postgres://${config.host ?? ''}${config.port === undefined ? '' : `:${String(config.port)}`}` +
         `/${config.database ?? ''}${options.schema ? ` (schema ${options.schema})` : ''}`,
-      writeBatch: (statements) => db.transaction().execute((trx) => runStatements(trx, statements)),
+      writeBatch: (statements) => lookupDb.transaction().execute((trx) => runStatements(trx, statements)),
       writeBatchPlanned: (statements, plan) =>
-        db.transaction().execute(async (trx) => {
+        lookupDb.transaction().execute(async (trx) => {
           const planned = await plan(trx);
           return runStatements(trx, [...statements, ...planned]);
         }),
-      close: () => db.destroy(),
+      close: async () => {
+        await Promise.all([db.destroy(), lookupDb.destroy()]);
+      },
     };
   }
   const file = sqliteFile(databaseUrl);
@@ -172,6 +216,7 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
   const writeThread = sqliteWriteThread(file, SQLITE_PRAGMAS);
   return {
     db,
+    lookupDb: db,
     dialect,
     label: `sqlite:${file}`,
     writeBatch: writeThread.write,

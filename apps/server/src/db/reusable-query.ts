@@ -58,6 +58,12 @@ function rowObjects(columns: readonly string[], rows: unknown[][]): Record<strin
  * whose number is fixed by the code, are named, so a connection never holds more than a few hundred.
  */
 const preparedNames = new Map<string, string>();
+/**
+ * Texts that look keys up in tables that grow (`planEachRun`): named only on the key-lookup
+ * connections (`preparedName(sql, true)`), whose planner settings keep a plan made once on the
+ * tables' indexes (db/index.ts, decision 34); every other connection plans them on every run.
+ */
+const keyLookupNames = new Map<string, string>();
 
 /** Marks a fixed statement text for preparing; returns the text. */
 export function prepared(sql: string): string {
@@ -65,9 +71,18 @@ export function prepared(sql: string): string {
   return sql;
 }
 
-/** The name a PostgreSQL connection prepares this text under, if it is one compiled once. */
-export function preparedName(sql: string): string | undefined {
-  return preparedNames.get(sql);
+/** Marks a fixed text that looks keys up in growing tables (see `keyLookupNames`); returns the text. */
+export function preparedForKeyLookups(sql: string): string {
+  if (!keyLookupNames.has(sql)) keyLookupNames.set(sql, `embudo_key_${keyLookupNames.size}`);
+  return sql;
+}
+
+/**
+ * The name a PostgreSQL connection prepares this text under, if it is one compiled once; key lookups
+ * (`preparedForKeyLookups`) only on a key-lookup connection.
+ */
+export function preparedName(sql: string, keyLookups = false): string | undefined {
+  return preparedNames.get(sql) ?? (keyLookups ? keyLookupNames.get(sql) : undefined);
 }
 
 /** A statement as a connection runs it: SQL text and its parameters in order. */
@@ -78,9 +93,10 @@ export interface StatementText {
 
 export interface TemplateOptions {
   /**
-   * Plan on every run instead of once per connection (PostgreSQL: not a named statement). For a
-   * lookup of a list of keys (`inJsonList`) in a table that grows: a plan made once, while the table
-   * was small and had no statistics yet, scans the whole table for as long as the connection lives.
+   * Plan on every run instead of once per connection, except on the key-lookup connections
+   * (`preparedForKeyLookups`). For a lookup of a list of keys (`inJsonList`) in a table that grows: a
+   * plan made once under the default planner settings, while the table was small and had no
+   * statistics yet, scans the whole table until the table is next analyzed.
    */
   planEachRun?: boolean;
 }
@@ -98,7 +114,8 @@ export function compileTemplate<Name extends string>(
 ): (values: Record<Name, Value>) => StatementText {
   const standIns = Object.fromEntries(names.map((name) => [name, `${SLOT}${name}`])) as Record<Name, never>;
   const compiled = build(standIns).compile();
-  if (options.planEachRun !== true) prepared(compiled.sql);
+  if (options.planEachRun === true) preparedForKeyLookups(compiled.sql);
+  else prepared(compiled.sql);
   const slots = compiled.parameters.map((parameter) =>
     typeof parameter === 'string' && parameter.startsWith(SLOT)
       ? (parameter.slice(SLOT.length) as Name)

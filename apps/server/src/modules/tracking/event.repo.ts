@@ -1,7 +1,14 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db';
 import type { Dialect } from '../../db/dialect';
-import { compileTemplate, prepared, sqlName, type StatementText, type Value } from '../../db/reusable-query';
+import {
+  compileTemplate,
+  prepared,
+  preparedForKeyLookups,
+  sqlName,
+  type StatementText,
+  type Value,
+} from '../../db/reusable-query';
 import type { Database } from '../../db/schema';
 import { jsonbText } from '../../lib/json';
 
@@ -11,24 +18,27 @@ export type EventRow = Insertable<Database[EventTable]>;
 /**
  * A batch's session touches in one statement (PostgreSQL): `[id, at]` pairs as one JSON parameter. The
  * sessions are found by `= any(array(…))`, which goes through the primary key even before the table
- * has statistics (batched-read.ts says why); planned on every run (reusable-query.ts, `planEachRun`).
+ * has statistics (batched-read.ts says why); prepared on the key-lookup connections that run the
+ * batches, planned on every run elsewhere (reusable-query.ts, `preparedForKeyLookups`).
  */
-const TOUCH_SESSIONS_POSTGRES =
+const TOUCH_SESSIONS_POSTGRES = preparedForKeyLookups(
   'update page_sessions as s set last_seen_at = cast(e->>1 as bigint) ' +
-  'from jsonb_array_elements(cast($1 as jsonb)) as e ' +
-  'where s.id = any(array(select t->>0 from jsonb_array_elements(cast($1 as jsonb)) as t)) ' +
-  'and s.id = e->>0 and s.last_seen_at < cast(e->>1 as bigint)';
+    'from jsonb_array_elements(cast($1 as jsonb)) as e ' +
+    'where s.id = any(array(select t->>0 from jsonb_array_elements(cast($1 as jsonb)) as t)) ' +
+    'and s.id = e->>0 and s.last_seen_at < cast(e->>1 as bigint)',
+);
 
 /**
  * A batch's real ends in one statement (PostgreSQL): `[id, endAt, endReason, endDetails, leadId]` rows
- * as one JSON parameter, with the single end's rules (`endSession` below).
+ * as one JSON parameter, with the single end's rules (`endSession` below). Prepared as the touches are.
  */
-const END_SESSIONS_POSTGRES =
+const END_SESSIONS_POSTGRES = preparedForKeyLookups(
   'update page_sessions as s set end_at = cast(e->>1 as bigint), end_reason = e->>2, end_details = e->>3, ' +
-  'end_inferred = 0, last_seen_at = cast(e->>1 as bigint) ' +
-  'from jsonb_array_elements(cast($1 as jsonb)) as e ' +
-  'where s.id = any(array(select t->>0 from jsonb_array_elements(cast($1 as jsonb)) as t)) ' +
-  'and s.id = e->>0 and s.lead_id = e->>4 and (s.end_at is null or s.end_inferred = 1)';
+    'end_inferred = 0, last_seen_at = cast(e->>1 as bigint) ' +
+    'from jsonb_array_elements(cast($1 as jsonb)) as e ' +
+    'where s.id = any(array(select t->>0 from jsonb_array_elements(cast($1 as jsonb)) as t)) ' +
+    'and s.id = e->>0 and s.lead_id = e->>4 and (s.end_at is null or s.end_inferred = 1)',
+);
 
 /** A session's real end as the event writer sends it. */
 export interface SessionEnd {
