@@ -6,22 +6,40 @@ export const MAX_DEPTH = 32;
 
 type Finding = { path: string; problem: 'nul' | 'depth' };
 
-/** Walks a parsed body without recursion: the first string holding U+0000, or a too-deep nesting. */
+/** An object or array still to walk, and where it sits (its path is built only for a finding). */
+interface Container {
+  value: object;
+  key: string;
+  parent: Container | undefined;
+  depth: number;
+}
+
+function pathOf(container: Container, key?: string): string {
+  const keys = key === undefined ? [] : [key];
+  for (let at: Container | undefined = container; at !== undefined; at = at.parent) keys.push(at.key);
+  return keys.reverse().join('.');
+}
+
+/**
+ * Walks a parsed body without recursion: the first string holding U+0000, or a too-deep nesting.
+ * It runs on every request, so it allocates only one entry per object or array it walks.
+ */
 function inspect(root: unknown, rootPath: string): Finding | undefined {
-  const stack: { value: unknown; path: string; depth: number }[] = [
-    { value: root, path: rootPath, depth: 0 },
-  ];
-  while (stack.length > 0) {
-    const { value, path, depth } = stack.pop() as { value: unknown; path: string; depth: number };
-    if (typeof value === 'string') {
-      if (value.includes('\u0000')) return { path, problem: 'nul' };
-      continue;
-    }
-    if (value === null || typeof value !== 'object') continue;
-    if (depth >= MAX_DEPTH) return { path, problem: 'depth' };
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\u0000')) return { path, problem: 'nul' };
-      stack.push({ value: item, path: `${path}.${key}`, depth: depth + 1 });
+  if (typeof root === 'string')
+    return root.includes('\u0000') ? { path: rootPath, problem: 'nul' } : undefined;
+  if (root === null || typeof root !== 'object') return undefined;
+  const stack: Container[] = [{ value: root, key: rootPath, parent: undefined, depth: 0 }];
+  for (let container = stack.pop(); container !== undefined; container = stack.pop()) {
+    if (container.depth >= MAX_DEPTH) return { path: pathOf(container), problem: 'depth' };
+    const object = container.value as Record<string, unknown>;
+    for (const key in object) {
+      if (!Object.hasOwn(object, key)) continue;
+      if (key.includes('\u0000')) return { path: pathOf(container), problem: 'nul' };
+      const item = object[key];
+      if (typeof item === 'string') {
+        if (item.includes('\u0000')) return { path: pathOf(container, key), problem: 'nul' };
+      } else if (item !== null && typeof item === 'object')
+        stack.push({ value: item, key, parent: container, depth: container.depth + 1 });
     }
   }
   return undefined;
