@@ -17,14 +17,15 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = join(ROOT, 'apps/server');
 export const SERVER_BUNDLE = join(SERVER, 'dist/main.mjs');
 /**
- * How `npm start` runs the bundle (package.json repeats them; main.test.ts checks they agree): stack
- * traces through the source map, and a heap sized for a small server (decision 0014). The live heap is
- * about 30 MB; without limits V8 lets garbage pile up to several times that between collections.
+ * How `npm start` runs the bundle (package.json and deploy/systemd repeat them; main.system.test.ts
+ * checks package.json agrees): stack traces through the source map, a heap sized for a small server
+ * (decision 0014), and one collector helper thread instead of four (decision 0035).
  */
 export const SERVER_NODE_FLAGS = [
   '--enable-source-maps',
   '--max-semi-space-size=8',
   '--max-old-space-size=128',
+  '--v8-pool-size=1',
 ];
 
 const Manifest = z.object({
