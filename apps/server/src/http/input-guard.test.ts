@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { MAX_DEPTH, rejectUnstorableInput } from './input-guard';
 
-/** What the guard refuses a request with: the message and field path of its 400, or nothing. */
+/** The message of the 400 the guard refuses a request with (it starts with the field path), or nothing. */
 async function refusalOf(body: unknown, query: unknown = {}): Promise<string | undefined> {
   const request = { body, query, params: {} } as unknown as FastifyRequest;
   try {
