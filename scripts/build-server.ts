@@ -6,7 +6,7 @@
  *
  *   npx tsx scripts/build-server.ts      (part of `npm run build`)
  */
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -15,10 +15,23 @@ import { APP_FOLDERS } from './build-apps';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = join(ROOT, 'apps/server');
+/** What `npm start` runs: the entry below, which imports the bundle, `dist/server.mjs`. */
 export const SERVER_BUNDLE = join(SERVER, 'dist/main.mjs');
+const SERVER_MODULE = join(SERVER, 'dist/server.mjs');
+
+/**
+ * The entry in front of the bundle. React (and any library that asks) reads NODE_ENV once, when it is
+ * first imported, and an ES module's imports all run before its first line; so the bundle cannot set
+ * it itself, and without it server rendering ran React's development build (decision 0014). The bundle
+ * is what ships: it always runs the production builds, as the browser bundles do (vite.config.ts).
+ */
+const ENTRY = `// Written by scripts/build-server.ts: sets NODE_ENV before the bundle's imports run.
+process.env.NODE_ENV = 'production';
+await import('./server.mjs');
+`;
 /**
  * How `npm start` runs the bundle (package.json and deploy/systemd repeat them; main.system.test.ts
- * checks package.json agrees): stack traces through the source map, a heap sized for a small server
+ * checks both agree): stack traces through the source map, a heap sized for a small server
  * (decision 0014), and one collector helper thread instead of four (decision 0035).
  */
 export const SERVER_NODE_FLAGS = [
@@ -44,11 +57,11 @@ function npmPackages(): string[] {
   return [...names].flatMap((name) => [name, `${name}/*`]);
 }
 
-/** Writes apps/server/dist/main.mjs and the write thread beside it. */
+/** Writes apps/server/dist/main.mjs, the bundle it runs, and the write thread beside them. */
 export async function buildServerBundle(): Promise<string> {
   await build({
     entryPoints: [join(SERVER, 'src/main.ts')],
-    outfile: SERVER_BUNDLE,
+    outfile: SERVER_MODULE,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -59,6 +72,7 @@ export async function buildServerBundle(): Promise<string> {
     logLevel: 'warning',
   });
   mkdirSync(join(SERVER, 'dist'), { recursive: true });
+  writeFileSync(SERVER_BUNDLE, ENTRY);
   copyFileSync(join(SERVER, 'src/db/sqlite-write-worker.mjs'), join(SERVER, 'dist/sqlite-write-worker.mjs'));
   return SERVER_BUNDLE;
 }
