@@ -172,6 +172,15 @@ describe('npm start', () => {
       `npm run build && node ${SERVER_NODE_FLAGS.join(' ')} apps/server/dist/main.mjs`,
     );
   });
+
+  it('is what the systemd unit runs too', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const unit = await readFile(new URL('../../../deploy/systemd/embudo.service', import.meta.url), 'utf8');
+    const execStart = unit.split('\n').filter((line) => line.startsWith('ExecStart='));
+    expect(execStart).toEqual([
+      `ExecStart=/usr/bin/node ${SERVER_NODE_FLAGS.join(' ')} apps/server/dist/main.mjs`,
+    ]);
+  });
 });
 
 describe('LEGAL_CONTACT_EMAIL', () => {
