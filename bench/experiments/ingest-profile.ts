@@ -4,36 +4,23 @@
  * Row 5's visits against one server (the bundle, as `npm start` runs it), once, for profiling: with
  * --prof the server profiles its CPU (profile-preload.ts) and writes the profile to DIR when it stops
  * (with --heap, a sampling heap profile of what it allocated, for Chrome's DevTools). Prints the
- * acknowledged events per second. Not a bench row: a tool to find where ingest spends its time.
+ * acknowledged events per second and, per event, the server's CPU (in all and by thread, and its
+ * PostgreSQL backends'), and the bytes it had written to storage. Not a bench row: a tool to find
+ * where ingest spends its time.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { prepareDatabase, seedDemoLeads } from '../../scripts/lib/scratch-database';
 import { killAll, killServer, startServer, type RunningServer } from '../../scripts/lib/server-process';
 import { insertLeads, type LeadHome } from '../lib/leads';
 import { runLoad, warmUp } from '../lib/load';
 import { AckLog, visitRequests } from '../rows/tracking-ingest';
-import { postgresCpuMeter, type CpuMeter } from '../lib/process-cpu';
+import { cpuSeconds, postgresCpuMeter, threadCpuSeconds, type CpuMeter } from '../lib/process-cpu';
 import { profilingEnv } from './profile-preload';
 
-/** CPU time (user and system, every thread) the process has used, in ms. */
-function cpuMs(pid: number | undefined): number {
-  const fields =
-    readFileSync(`/proc/${String(pid)}/stat`, 'utf8')
-      .split(') ')[1]
-      ?.split(' ') ?? [];
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
-function threadsMs(pid: number | undefined): Map<string, { name: string; ms: number }> {
-  const out = new Map<string, { name: string; ms: number }>();
-  for (const tid of readdirSync(`/proc/${String(pid)}/task`)) {
-    const stat = readFileSync(`/proc/${String(pid)}/task/${tid}/stat`, 'utf8');
-    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    out.set(tid, { name, ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 });
-  }
-  return out;
+/** Bytes the process has had written to storage so far (`/proc/<pid>/io`): the WAL and checkpoints, on SQLite. */
+function writtenBytes(pid: number): number {
+  return Number(/^write_bytes: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? NaN);
 }
 
 async function main(): Promise<void> {
@@ -74,15 +61,18 @@ async function main(): Promise<void> {
         ? undefined
         : await postgresCpuMeter(database.url, 'embudo-ingest-profile');
     const backendsBefore = (await backends?.read()) ?? 0;
-    const cpuBefore = cpuMs(server.child.pid);
-    const threadsBefore = threadsMs(server.child.pid);
+    const pid = server.child.pid ?? NaN;
+    const cpuBefore = cpuSeconds(pid);
+    const threadsBefore = threadCpuSeconds(pid);
+    const writtenBefore = writtenBytes(pid);
     const load = await runLoad({
       url: server.url,
       connections: 100,
       seconds: Number(values.seconds),
       requests: visitRequests(leads, log),
     });
-    const cpu = cpuMs(server.child.pid) - cpuBefore;
+    const cpu = (cpuSeconds(pid) - cpuBefore) * 1000;
+    const written = writtenBytes(pid) - writtenBefore;
     if (backends !== undefined) {
       const ms = ((await backends.read()) - backendsBefore) * 1000;
       await backends.close();
@@ -90,9 +80,8 @@ async function main(): Promise<void> {
         `  PostgreSQL (backends and writers): ${((ms / log.acknowledged) * 1000).toFixed(0)} µs per event\n`,
       );
     }
-    const threadsAfter = threadsMs(server.child.pid);
-    for (const [tid, t] of threadsAfter) {
-      const d = t.ms - (threadsBefore.get(tid)?.ms ?? 0);
+    for (const [tid, t] of threadCpuSeconds(pid)) {
+      const d = (t.seconds - (threadsBefore.get(tid)?.seconds ?? 0)) * 1000;
       if (d > 50)
         process.stdout.write(
           `  thread ${tid} ${t.name}: ${((d / log.acknowledged) * 1000).toFixed(0)} µs per event\n`,
@@ -103,7 +92,10 @@ async function main(): Promise<void> {
         `(${log.acknowledged} acknowledged, ${log.notAcknowledged} not, p99 ${load.p99} ms); ` +
         `server CPU ${((cpu / log.acknowledged) * 1000).toFixed(0)} µs per event\n`,
     );
-    const status = readFileSync(`/proc/${String(server.child.pid)}/status`, 'utf8');
+    process.stdout.write(
+      `written to storage: ${(written / log.acknowledged / 1000).toFixed(1)} KB per event\n`,
+    );
+    const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8');
     process.stdout.write(`server peak resident memory: ${/VmHWM:\s+(\d+ kB)/.exec(status)?.[1] ?? '?'}\n`);
     killServer(server, 'SIGTERM');
     await server.exited;

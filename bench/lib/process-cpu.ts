@@ -14,7 +14,8 @@ interface Stat {
   seconds: number;
 }
 
-function statOf(pid: number): Stat | undefined {
+/** A process's stat, or one thread's (`pid/task/tid`). */
+function statOf(pid: number | string): Stat | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -34,6 +35,18 @@ export function cpuSeconds(pid: number): number {
   const stat = statOf(pid);
   if (stat === undefined) throw new Error(`no process ${pid}`);
   return stat.seconds;
+}
+
+/** Seconds of CPU each thread of the process has used so far, by thread id, with the thread's name. */
+export function threadCpuSeconds(pid: number): Map<number, { name: string; seconds: number }> {
+  const threads = new Map<number, { name: string; seconds: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const stat = statOf(`${pid}/task/${tid}`);
+    if (stat === undefined) continue;
+    const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+    threads.set(Number(tid), { name, seconds: stat.seconds });
+  }
+  return threads;
 }
 
 /**
