@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SERVER_BUNDLE } from '../scripts/build-server';
+import { SERVER_ENTRY } from '../scripts/build-server';
 import { ROOT, serverCommand } from '../scripts/lib/server-process';
 import { analyticsPhase } from './lib/analytics-phase';
 import { MemoryWatch } from './lib/memory';
@@ -76,10 +76,10 @@ async function main(): Promise<void> {
   // alone in full mode, decision 25): it runs only when named.
   const runs = (phase: (typeof PHASES)[number]) =>
     only === undefined ? !ON_REQUEST.includes(phase) : only.includes(phase);
-  const bundled = !values.source && existsSync(SERVER_BUNDLE);
+  const bundled = !values.source && existsSync(SERVER_ENTRY);
   const settings: Settings = { ...(values.quick ? QUICK : FULL), server: bundled ? 'bundle' : 'source' };
   if (!values.source && !bundled)
-    log(`no server bundle at ${SERVER_BUNDLE}: measuring the sources through tsx`);
+    log(`no built server at ${SERVER_ENTRY}: measuring the sources through tsx`);
   const postgres =
     values.postgres ?? process.env.BENCH_POSTGRES_URL ?? process.env.TEST_DATABASE_URL ?? DEFAULT_POSTGRES;
   const startedAt = new Date();

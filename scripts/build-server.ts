@@ -15,8 +15,8 @@ import { APP_FOLDERS } from './build-apps';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = join(ROOT, 'apps/server');
-/** What `npm start` runs: the entry below, which imports the bundle, `dist/server.mjs`. */
-export const SERVER_BUNDLE = join(SERVER, 'dist/main.mjs');
+/** What `npm start` runs: the entry (ENTRY below), which imports the bundle, `dist/server.mjs`. */
+export const SERVER_ENTRY = join(SERVER, 'dist/main.mjs');
 const SERVER_MODULE = join(SERVER, 'dist/server.mjs');
 
 /**
@@ -72,9 +72,9 @@ export async function buildServerBundle(): Promise<string> {
     logLevel: 'warning',
   });
   mkdirSync(join(SERVER, 'dist'), { recursive: true });
-  writeFileSync(SERVER_BUNDLE, ENTRY);
+  writeFileSync(SERVER_ENTRY, ENTRY);
   copyFileSync(join(SERVER, 'src/db/sqlite-write-worker.mjs'), join(SERVER, 'dist/sqlite-write-worker.mjs'));
-  return SERVER_BUNDLE;
+  return SERVER_ENTRY;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await buildServerBundle();

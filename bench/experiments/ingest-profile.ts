@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { prepareDatabase, seedDemoLeads } from '../../scripts/lib/scratch-database';
 import { killAll, killServer, startServer, type RunningServer } from '../../scripts/lib/server-process';
 import { insertLeads, type LeadHome } from '../lib/leads';
+import { readStatus } from '../lib/memory';
 import { runLoad, warmUp } from '../lib/load';
 import { AckLog, visitRequests } from '../rows/tracking-ingest';
 import { cpuSeconds, postgresCpuMeter, threadCpuSeconds, type CpuMeter } from '../lib/process-cpu';
@@ -95,8 +96,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       `written to storage: ${(written / log.acknowledged / 1000).toFixed(1)} KB per event\n`,
     );
-    const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8');
-    process.stdout.write(`server peak resident memory: ${/VmHWM:\s+(\d+ kB)/.exec(status)?.[1] ?? '?'}\n`);
+    process.stdout.write(`server peak resident memory: ${readStatus(pid)?.hwmKb ?? '?'} kB\n`);
     killServer(server, 'SIGTERM');
     await server.exited;
   } finally {

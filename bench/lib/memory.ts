@@ -83,7 +83,8 @@ export class MemoryWatch {
   }
 }
 
-function readStatus(pid: number): { rssKb: number; hwmKb: number } | null {
+/** A process's resident memory now (VmRSS) and at its peak (VmHWM), in kB; null once it is gone. */
+export function readStatus(pid: number): { rssKb: number; hwmKb: number } | null {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/status`, 'utf8');

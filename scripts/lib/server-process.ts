@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../apps/server/test/free-port';
-import { SERVER_BUNDLE, SERVER_NODE_FLAGS } from '../build-server';
+import { SERVER_ENTRY, SERVER_NODE_FLAGS } from '../build-server';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -57,7 +57,7 @@ export async function startServer(
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const [command, args] =
-    options.run === 'bundle' ? [process.execPath, [...SERVER_NODE_FLAGS, SERVER_BUNDLE]] : [TSX, [MAIN]];
+    options.run === 'bundle' ? [process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY]] : [TSX, [MAIN]];
   const child = spawn(command, args, {
     cwd: ROOT,
     detached: true,

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from './db';
 
 import { buildServerBundle, SERVER_NODE_FLAGS } from '../../../scripts/build-server';
+import { serverCommand } from '../../../scripts/lib/server-process';
 
 interface Running {
   child: ChildProcessWithoutNullStreams;
@@ -161,25 +162,20 @@ describe('npm start (the real process)', () => {
 });
 
 describe('npm start', () => {
-  it('runs the bundle with the flags the tests and the benchmark run it with', async () => {
-    const { readFile } = await import('node:fs/promises');
-    const manifest = JSON.parse(
-      await readFile(new URL('../../../package.json', import.meta.url), 'utf8'),
-    ) as {
-      scripts: Record<string, string>;
-    };
-    expect(manifest.scripts.start).toBe(
-      `npm run build && node ${SERVER_NODE_FLAGS.join(' ')} apps/server/dist/main.mjs`,
-    );
+  /** `node <SERVER_NODE_FLAGS> apps/server/dist/main.mjs`, as the tests and the benchmark run it. */
+  const command = serverCommand('bundle');
+  const repoFile = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
+
+  it('runs the bundle with the flags the tests and the benchmark run it with', () => {
+    const manifest = JSON.parse(repoFile('package.json')) as { scripts: Record<string, string> };
+    expect(manifest.scripts.start).toBe(`npm run build && ${command}`);
   });
 
-  it('is what the systemd unit runs too', async () => {
-    const { readFile } = await import('node:fs/promises');
-    const unit = await readFile(new URL('../../../deploy/systemd/embudo.service', import.meta.url), 'utf8');
-    const execStart = unit.split('\n').filter((line) => line.startsWith('ExecStart='));
-    expect(execStart).toEqual([
-      `ExecStart=/usr/bin/node ${SERVER_NODE_FLAGS.join(' ')} apps/server/dist/main.mjs`,
-    ]);
+  it('is what the systemd unit runs too', () => {
+    const execStart = repoFile('deploy/systemd/embudo.service')
+      .split('\n')
+      .filter((line) => line.startsWith('ExecStart='));
+    expect(execStart).toEqual([`ExecStart=/usr/bin/${command}`]);
   });
 });
 
