@@ -17,7 +17,7 @@ import { dialectOf, type Dialect } from './dialect';
 import { migrationsFor } from './migrations';
 import { allowDirectReads, preparedName, type StatementText } from './reusable-query';
 import { withStatementCache } from './sqlite-statements';
-import { sqliteWriteThread, type BatchWrite } from './sqlite-write-thread';
+import { sqliteWriteThread, type BatchWrite, type GuardedBatchWrite } from './sqlite-write-thread';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -47,6 +47,12 @@ export interface DatabaseHandle {
     statements: readonly StatementText[],
     plan: (trx: Db) => Promise<StatementText[]>,
   ) => Promise<number[]>;
+  /**
+   * SQLite only: the same, where the guarded statements (the batch's inserts that its analytics
+   * rollups counted as new without reading) must each change a row, or the batch is undone and says
+   * which did not (decision 0036).
+   */
+  writeBatchGuarded?: GuardedBatchWrite;
   close(): Promise<void>;
 }
 
@@ -220,6 +226,7 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
     dialect,
     label: `sqlite:${file}`,
     writeBatch: writeThread.write,
+    writeBatchGuarded: writeThread.writeGuarded,
     close: async () => {
       await writeThread.close();
       await db.destroy();

@@ -4,7 +4,19 @@ import type { StatementText } from './reusable-query';
 /** Runs a batch of statements in one transaction; resolves with the rows each one changed. */
 export type BatchWrite = (statements: readonly StatementText[]) => Promise<number[]>;
 
-type Answer = { id: number; changes: number[] } | { id: number; error: string };
+/**
+ * A batch whose guarded statements (inserts the rollups counted as new without reading first) must
+ * each change one row: the rows each statement changed, or, when a guarded one changed none, the
+ * batch undone and the places of those statements (decision 0036).
+ */
+export type GuardedBatchWrite = (
+  statements: readonly StatementText[],
+  guards: readonly number[],
+) => Promise<GuardedOutcome>;
+export type GuardedOutcome = { changes: number[] } | { unchanged: number[] };
+
+type Answer =
+  { id: number; changes: number[] } | { id: number; unchanged: number[] } | { id: number; error: string };
 
 /**
  * The client side of the SQLite write thread (sqlite-write-worker.mjs). The thread starts with the
@@ -13,7 +25,10 @@ type Answer = { id: number; changes: number[] } | { id: number; error: string };
 export function sqliteWriteThread(file: string, pragmas: readonly string[]) {
   let worker: Worker | null = null;
   let nextId = 0;
-  const pending = new Map<number, { resolve: (changes: number[]) => void; reject: (error: Error) => void }>();
+  const pending = new Map<
+    number,
+    { resolve: (outcome: GuardedOutcome) => void; reject: (error: Error) => void }
+  >();
 
   const failAll = (error: Error) => {
     for (const { reject } of pending.values()) reject(error);
@@ -29,7 +44,10 @@ export function sqliteWriteThread(file: string, pragmas: readonly string[]) {
       if (!waiting) return;
       pending.delete(answer.id);
       if ('error' in answer) waiting.reject(new Error(answer.error));
-      else waiting.resolve(answer.changes);
+      else
+        waiting.resolve(
+          'unchanged' in answer ? { unchanged: answer.unchanged } : { changes: answer.changes },
+        );
     });
     started.on('error', (error) => {
       failAll(error);
@@ -43,8 +61,8 @@ export function sqliteWriteThread(file: string, pragmas: readonly string[]) {
     return started;
   }
 
-  const write: BatchWrite = (statements) =>
-    new Promise<number[]>((resolve, reject) => {
+  const send = (statements: readonly StatementText[], guards: readonly number[]) =>
+    new Promise<GuardedOutcome>((resolve, reject) => {
       worker ??= start();
       const id = nextId++;
       pending.set(id, { resolve, reject });
@@ -59,8 +77,21 @@ export function sqliteWriteThread(file: string, pragmas: readonly string[]) {
         }
         return [index, parameters] as const;
       });
-      worker.postMessage({ id, sqls, steps });
+      worker.postMessage(guards.length === 0 ? { id, sqls, steps } : { id, sqls, steps, guards });
     });
+
+  const write: BatchWrite = async (statements) => {
+    const outcome = await send(statements, []);
+    if ('changes' in outcome) return outcome.changes;
+    throw new Error('the SQLite write thread refused a batch without guards');
+  };
+  const writeGuarded: GuardedBatchWrite = async (statements, guards) => {
+    // The write thread checks them once the last one has run.
+    for (let i = 1; i < guards.length; i++)
+      if ((guards[i] ?? 0) <= (guards[i - 1] ?? 0))
+        throw new Error('guarded statements must be given in ascending order');
+    return send(statements, guards);
+  };
 
   async function close(): Promise<void> {
     const current = worker;
@@ -75,5 +106,5 @@ export function sqliteWriteThread(file: string, pragmas: readonly string[]) {
     await exited;
   }
 
-  return { write, close };
+  return { write, writeGuarded, close };
 }

@@ -7,8 +7,21 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 
-/** A batch: each step is a statement, by its SQL's place in `sqls`, and its parameters. */
-/** @typedef {{ id: number, sqls: string[], steps: [number, unknown[]][] }} Batch */
+/**
+ * A batch: each step is a statement, by its SQL's place in `sqls`, and its parameters. `guards`, in
+ * ascending order, are the steps that must each change exactly one row: inserts whose rows the batch's
+ * analytics rollups counted as new without reading first (decision 0036).
+ */
+/** @typedef {{ id: number, sqls: string[], steps: [number, unknown[]][], guards?: number[] }} Batch */
+
+/** Thrown inside the transaction, so that it rolls back, when guarded steps changed nothing. */
+class GuardsUnmet extends Error {
+  /** @param {number[]} unchanged */
+  constructor(unchanged) {
+    super('guarded statements changed nothing');
+    this.unchanged = unchanged;
+  }
+}
 
 const port = parentPort;
 if (!port) throw new Error('sqlite-write-worker.mjs runs as a worker thread');
@@ -32,16 +45,27 @@ function statement(sql) {
   return found;
 }
 
-/** Every statement or none; returns the rows each one changed. */
+/**
+ * Every statement or none; returns the rows each one changed. Once the last guarded step has run,
+ * any guarded step that changed no row undoes the whole batch (GuardsUnmet).
+ */
 const runBatch = db.transaction(
   /** @param {Batch} batch */
-  ({ sqls, steps }) => {
+  ({ sqls, steps, guards = [] }) => {
     const statements = sqls.map(statement);
-    return steps.map(([index, parameters]) => {
+    const lastGuard = guards.at(-1) ?? -1;
+    /** @type {number[]} */
+    const changes = [];
+    for (const [index, parameters] of steps) {
       const found = statements[index];
       if (found === undefined) throw new Error(`no statement ${String(index)} in the batch`);
-      return found.run(parameters).changes;
-    });
+      changes.push(found.run(parameters).changes);
+      if (changes.length - 1 === lastGuard) {
+        const unchanged = guards.filter((step) => changes[step] !== 1);
+        if (unchanged.length > 0) throw new GuardsUnmet(unchanged);
+      }
+    }
+    return changes;
   },
 );
 
@@ -54,6 +78,7 @@ port.on('message', (/** @type {Batch | 'close'} */ message) => {
   try {
     port.postMessage({ id: message.id, changes: runBatch.immediate(message) });
   } catch (error) {
-    port.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) });
+    if (error instanceof GuardsUnmet) port.postMessage({ id: message.id, unchanged: error.unchanged });
+    else port.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) });
   }
 });

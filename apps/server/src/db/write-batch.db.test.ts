@@ -51,3 +51,62 @@ describe.each(TEST_DIALECTS)('batch writes on %s', (dialect) => {
     expect(await slugs()).toEqual(['b-1', 'b-2', 'c-1']);
   });
 });
+
+/**
+ * SQLite's guarded batches (decision 0036): the analytics rollups plan a batch as if each counted
+ * insert stores its row, and the write thread undoes the whole batch when one of them did not.
+ */
+describe('guarded batch writes on sqlite', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  const account = (slug: string, name = slug) =>
+    database.db
+      .insertInto('accounts')
+      .values({ id: slug, slug, name, subscriptionStatus: 'ACTIVE', settings: '{}', createdAt: 1 })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .compile();
+  const rename = (name: string) =>
+    database.db.updateTable('accounts').set({ name }).where('slug', 'like', 'g-%').compile();
+  const names = async () =>
+    (await database.db.selectFrom('accounts').select(['slug', 'name']).orderBy('slug').execute()).map(
+      (r) => `${r.slug}:${r.name}`,
+    );
+  const guarded = () => {
+    const write = database.writeBatchGuarded;
+    if (write === undefined) throw new Error('SQLite offers guarded batches');
+    return write;
+  };
+
+  it('commits a batch whose guarded inserts each stored a row, and tells the rows each statement changed', async () => {
+    expect(await guarded()([account('g-1'), account('g-2'), rename('first')], [0, 1])).toEqual({
+      changes: [1, 1, 2],
+    });
+    expect(await names()).toEqual(['g-1:first', 'g-2:first']);
+  });
+
+  it('undoes the whole batch when a guarded insert stored nothing, and names each such insert', async () => {
+    const outcome = await guarded()(
+      [account('g-3'), account('g-1'), account('g-2'), rename('second')],
+      [0, 1, 2],
+    );
+    expect(outcome).toEqual({ unchanged: [1, 2] });
+    // Not even the new account, nor the statement after the guards, is kept.
+    expect(await names()).toEqual(['g-1:first', 'g-2:first']);
+    // An unguarded duplicate changes nothing and undoes nothing.
+    expect(await guarded()([account('g-3'), account('g-1'), rename('third')], [0])).toEqual({
+      changes: [1, 0, 3],
+    });
+    expect(await names()).toEqual(['g-1:third', 'g-2:third', 'g-3:third']);
+  });
+
+  it('refuses guards out of order, and writes nothing', async () => {
+    await expect(guarded()([account('g-4'), account('g-5')], [1, 0])).rejects.toThrow(/ascending/);
+    expect(await names()).toEqual(['g-1:third', 'g-2:third', 'g-3:third']);
+  });
+});

@@ -437,6 +437,13 @@ export function createDatabaseRollups({
       lastWrite = batch?.write;
       batch = undefined;
     },
+    /**
+     * The writer's batch planned last was undone before it changed anything (SQLite's guarded batch,
+     * decision 36): the cache stays as committed, and nothing of that plan goes into it.
+     */
+    discarded(): void {
+      staged = undefined;
+    },
     /** The writer's batch planned last failed: whatever the cache holds may be wrong now. */
     failed(): void {
       staged = undefined;

@@ -28,14 +28,22 @@ export interface RollupIngestDeps {
     | 'erase'
     | 'committed'
     | 'failed'
+    | 'discarded'
     | 'holdAcrossProcesses'
     | 'holdForBatch'
   >;
   lock: RollupLock;
 }
 
+/** Ids of a batch's raw rows that each table holds already. */
+export interface StoredIds {
+  sessions: ReadonlySet<string>;
+  records: ReadonlySet<string>;
+  actions: ReadonlySet<string>;
+}
+
 /** The rows whose ids were not stored before, each id once. */
-function newRows<Row extends { id: string }>(rows: readonly Row[], stored: Set<string>): Row[] {
+function newRows<Row extends { id: string }>(rows: readonly Row[], stored: ReadonlySet<string>): Row[] {
   const seen = new Set(stored);
   return rows.filter((row) => {
     if (seen.has(row.id)) return false;
@@ -94,9 +102,15 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
     /**
      * The statements that keep the rollups of a batch. Given the batch's transaction (PostgreSQL),
      * it reads there, after taking the lock of several processes, before the batch's own statements
-     * run; without one (SQLite), it reads before the batch, under this process's lock.
+     * run; without one (SQLite), it reads before the batch, under this process's lock. Given the
+     * ids stored already, it takes them instead of reading them: the event writer's guarded batch
+     * on SQLite passes none, and its write thread checks that (decision 36).
      */
-    async planFor(batch: WrittenBatch, trx?: Kysely<Database>): Promise<StatementText[]> {
+    async planFor(
+      batch: WrittenBatch,
+      trx?: Kysely<Database>,
+      storedIds?: StoredIds,
+    ): Promise<StatementText[]> {
       if (trx !== undefined) await rollups.holdForBatch(trx);
       const reader = trx ?? db;
       const named = new Set<string>();
@@ -107,11 +121,12 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
       for (const rows of [batch.sessions, batch.videoRecords, batch.actions, batch.ends])
         for (const row of rows) leadIds.add(row.leadId);
       const [stored, loaded] = await Promise.all([
-        analytics.existingIds(reader, {
-          sessions: batch.sessions.map((row) => row.id),
-          records: batch.videoRecords.map((row) => row.id),
-          actions: batch.actions.map((row) => row.id),
-        }),
+        storedIds ??
+          analytics.existingIds(reader, {
+            sessions: batch.sessions.map((row) => row.id),
+            records: batch.videoRecords.map((row) => row.id),
+            actions: batch.actions.map((row) => row.id),
+          }),
         rollups.load(reader, named, leadIds),
       ]);
       const sessions = newRows(batch.sessions, stored.sessions);
@@ -207,6 +222,10 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
     failed: () => {
       rollups.failed();
     },
+    /** The batch planned last was undone as planned (a guard unmet): nothing of its plan is kept. */
+    discarded: () => {
+      rollups.discarded();
+    },
   };
 }
 export type RollupIngest = ReturnType<typeof createRollupIngest>;
@@ -236,6 +255,7 @@ export function createRollupsOff({
     leadErased: (trx: Kysely<Database>) => analytics.markRebuildPending(trx),
     committed: () => undefined,
     failed: () => undefined,
+    discarded: () => undefined,
     planFor: async (): Promise<StatementText[]> => {
       marked ??= analytics.markRebuildPending(db).catch((error: unknown) => {
         marked = undefined;

@@ -31,12 +31,13 @@ export interface EventWriter {
   write(op: WriteOp): Promise<number>;
   /** Waits until everything queued so far is committed (shutdown, tests). */
   drain(): Promise<void>;
-  stats(): { batches: number; ops: number };
+  /** Batches committed, writes in them, and batches undone and planned again (a retried event's row). */
+  stats(): { batches: number; ops: number; replanned: number };
 }
 
 export interface EventWriterDeps {
   /** Where batches commit: the SQLite write thread, or a PostgreSQL transaction (decision 0013). */
-  database: Pick<DatabaseHandle, 'writeBatch' | 'writeBatchPlanned'>;
+  database: Pick<DatabaseHandle, 'writeBatch' | 'writeBatchPlanned' | 'writeBatchGuarded'>;
   /** The statements of tracking's own writes. */
   events: Pick<EventRepo, 'appendInserts' | 'endSessions' | 'touchSessions'>;
   /** The statement of a resume point, which lead progress owns. */
@@ -45,8 +46,13 @@ export interface EventWriterDeps {
    * The analytics rollups, kept in each batch's own transaction (decision 25): their statements join
    * the batch, planned under their lock. Left out, batches keep none.
    */
-  rollups?: Pick<RollupIngest, 'planFor' | 'lock' | 'committed' | 'failed'>;
+  rollups?: Pick<RollupIngest, 'planFor' | 'lock' | 'committed' | 'failed' | 'discarded'>;
 }
+
+/** Tables whose new rows the analytics rollups count: their inserts are guarded on SQLite. */
+const COUNTED: ReadonlySet<EventTable> = new Set(['pageSessions', 'videoRecords', 'actions']);
+/** Nothing known to be stored: the guarded plan's assumption, which the write thread checks. */
+const NONE_STORED = { sessions: new Set<string>(), records: new Set<string>(), actions: new Set<string>() };
 
 /**
  * Group commit (architecture §5.9): writes that arrive while a transaction is committing wait for the next
@@ -64,12 +70,15 @@ export function createEventWriter(
   let running: Promise<void> | null = null;
   let batches = 0;
   let ops = 0;
+  let replanned = 0;
 
   /** The statements of a batch, and how to tell each write's changed rows from their results. */
   function compile(batch: Pending[]): {
     statements: StatementText[];
     affected: (changes: number[]) => number[];
     written: WrittenBatch;
+    /** The statements of the counted rows, each id's first (SQLite); null where rows share one. */
+    guards: number[] | null;
   } {
     const statements: StatementText[] = [];
     /** For each write: the end whose changed rows it reports, or a fixed count. */
@@ -94,7 +103,22 @@ export function createEventWriter(
         source[index] = { fixed: 1 };
       }
     });
-    for (const [table, rows] of inserts) events.appendInserts(statements, table, rows);
+    let guards: number[] | null = [];
+    for (const [table, rows] of inserts) {
+      const places = events.appendInserts(statements, table, rows);
+      if (!COUNTED.has(table)) continue;
+      if (places === null) guards = null;
+      if (guards === null) continue;
+      // A row sent twice in one batch is stored by its first insert; the second changes nothing.
+      const seen = new Set<string>();
+      rows.forEach((row, i) => {
+        const place = places?.[i];
+        if (place === undefined || seen.has(row.id)) return;
+        seen.add(row.id);
+        guards?.push(place);
+      });
+    }
+    guards?.sort((a, b) => a - b);
     // Ends after inserts: a session started and ended within one batch ends correctly.
     const ends: Extract<WriteOp, { kind: 'endSession' }>[] = [];
     for (const [index, { op }] of batch.entries()) {
@@ -121,30 +145,51 @@ export function createEventWriter(
         actions: rowsOf('actions'),
         ends: ends.map((op) => ({ id: op.id, leadId: op.leadId, endReason: op.endReason, endAt: op.endAt })),
       },
+      guards,
     };
   }
 
   /** Writes the batch, with its rollups when they are kept; resolves with each write's changed rows. */
   async function write(batch: Pending[]): Promise<number[]> {
-    const { statements, affected, written } = compile(batch);
+    const { statements, affected, written, guards } = compile(batch);
     if (!rollups) return affected(await database.writeBatch(statements));
-    return rollups.lock.run(async () => {
+    const kept = rollups;
+    return kept.lock.run(async () => {
       let changes: number[];
       try {
-        // PostgreSQL plans inside the batch's transaction, where several processes take turns
-        // (decision 25); SQLite, one process, plans before it, as its write thread must not wait.
-        const { writeBatchPlanned } = database;
-        changes =
-          writeBatchPlanned === undefined
-            ? await database.writeBatch([...statements, ...(await rollups.planFor(written))])
-            : await writeBatchPlanned(statements, (trx) => rollups.planFor(written, trx));
+        changes = await writeWithRollups(kept, statements, written, guards);
       } catch (error) {
-        rollups.failed();
+        kept.failed();
         throw error;
       }
-      rollups.committed();
+      kept.committed();
       return affected(changes);
     });
+  }
+
+  /** The batch's statements and its rollups' in one transaction; the rows each statement changed. */
+  async function writeWithRollups(
+    kept: NonNullable<EventWriterDeps['rollups']>,
+    statements: StatementText[],
+    written: WrittenBatch,
+    guards: number[] | null,
+  ): Promise<number[]> {
+    // PostgreSQL plans inside the batch's transaction, where several processes take turns
+    // (decision 25); SQLite, one process, plans before it, as its write thread must not wait.
+    const { writeBatchPlanned, writeBatchGuarded } = database;
+    if (writeBatchPlanned !== undefined)
+      return writeBatchPlanned(statements, (trx) => kept.planFor(written, trx));
+    if (writeBatchGuarded !== undefined && guards !== null) {
+      // The plan takes every counted row as new without reading, and the write thread checks that
+      // each insert stored its row (decision 36). A retried event's row was stored already: the batch
+      // is undone, and planned again below from a read of what is stored.
+      const plan = await kept.planFor(written, undefined, NONE_STORED);
+      const outcome = await writeBatchGuarded([...statements, ...plan], guards);
+      if ('changes' in outcome) return outcome.changes;
+      kept.discarded();
+      replanned++;
+    }
+    return database.writeBatch([...statements, ...(await kept.planFor(written))]);
   }
 
   async function commit(batch: Pending[]): Promise<void> {
@@ -186,6 +231,6 @@ export function createEventWriter(
     async drain() {
       while (running) await running;
     },
-    stats: () => ({ batches, ops }),
+    stats: () => ({ batches, ops, replanned }),
   };
 }

@@ -143,11 +143,15 @@ export function createEventRepo(db: Db, dialect: Dialect) {
     /**
      * A table's new rows of a batch. On SQLite, whose write thread runs a prepared statement per row
      * at almost no cost, each row is its own statement; on PostgreSQL, where each statement is a round
-     * trip, they go in one statement per set of columns (`tableInserts`). Appended to `statements`.
+     * trip, they go in one statement per set of columns (`tableInserts`). Appended to `statements`;
+     * returns the place of each row's own statement on SQLite, null on PostgreSQL.
      */
-    appendInserts(statements: StatementText[], table: EventTable, rows: EventRow[]): void {
-      if (dialect === 'sqlite') for (const row of rows) statements.push(rowInsert(table, row));
-      else tableInserts(statements, table, rows);
+    appendInserts(statements: StatementText[], table: EventTable, rows: EventRow[]): number[] | null {
+      if (dialect !== 'sqlite') {
+        tableInserts(statements, table, rows);
+        return null;
+      }
+      return rows.map((row) => statements.push(rowInsert(table, row)) - 1);
     },
     /**
      * A batch's real ends, in order; each replaces an inferred end or none, never another real one,
