@@ -54,43 +54,66 @@ interface CachedLead {
 }
 
 /**
+ * Recently used entries in two generations: what is used goes into the young one, and when that holds
+ * half the limit it becomes the old one and the old one's entries not used since are dropped. A hit in
+ * the young generation, the usual case under load, is a single lookup: a strict least-recently-used
+ * order cost a delete and an insert of the Map for every hit.
+ */
+function recentlyUsed<V>(limit: number) {
+  let young = new Map<string, V>();
+  let old = new Map<string, V>();
+  const set = (key: string, value: V): void => {
+    young.set(key, value);
+    if (young.size >= limit / 2) {
+      old = young;
+      young = new Map();
+    }
+  };
+  return {
+    get(key: string): V | undefined {
+      const value = young.get(key);
+      if (value !== undefined) return value;
+      const aging = old.get(key);
+      if (aging !== undefined) {
+        old.delete(key);
+        set(key, aging);
+      }
+      return aging;
+    },
+    set(key: string, value: V): void {
+      old.delete(key);
+      set(key, value);
+    },
+    /** The entry kept for `key`, without making it recently used. */
+    peek: (key: string): V | undefined => young.get(key) ?? old.get(key),
+    clear(): void {
+      young = new Map();
+      old = new Map();
+    },
+  };
+}
+
+/**
  * The state rows of recent sessions (with what the rollups read of their stored row) and, for recent
  * leads, their row (funnel, creation, account time zone: none of which changes without a rebuild,
  * which empties the cache) and every lead–page state row, as committed.
  */
 function createStateCache() {
-  const sessions = new Map<string, StoredSession>();
-  const leads = new Map<string, CachedLead>();
+  const sessions = recentlyUsed<StoredSession>(CACHED_SESSIONS);
+  const leads = recentlyUsed<CachedLead>(CACHED_LEADS);
   let generation = 0;
-  /** Reads an entry and makes it the most recently used. */
-  const touch = <V>(map: Map<string, V>, key: string): V | undefined => {
-    const value = map.get(key);
-    if (value !== undefined) {
-      map.delete(key);
-      map.set(key, value);
-    }
-    return value;
-  };
-  const put = <V>(map: Map<string, V>, key: string, value: V, limit: number): void => {
-    map.delete(key);
-    map.set(key, value);
-    if (map.size > limit) {
-      const oldest = map.keys().next();
-      if (oldest.done !== true) map.delete(oldest.value);
-    }
-  };
   return {
-    session: (id: string) => touch(sessions, id),
-    lead: (leadId: string) => touch(leads, leadId),
+    session: (id: string) => sessions.get(id),
+    lead: (leadId: string) => leads.get(leadId),
     setSession: (session: StoredSession) => {
-      put(sessions, session.id, session, CACHED_SESSIONS);
+      sessions.set(session.id, session);
     },
     setLead: (leadId: string, lead: CachedLead) => {
-      put(leads, leadId, lead, CACHED_LEADS);
+      leads.set(leadId, lead);
     },
     /** Whether this very entry is the one kept (it came from the cache). */
-    holds: (session: StoredSession) => sessions.get(session.id) === session,
-    holdsLead: (leadId: string) => leads.has(leadId),
+    holds: (session: StoredSession) => sessions.peek(session.id) === session,
+    holdsLead: (leadId: string) => leads.peek(leadId) !== undefined,
     generation: () => generation,
     clear: () => {
       generation += 1;
