@@ -242,6 +242,13 @@ const SESSION_INPUT = [
   'pageSessions.endReason',
 ] as const;
 
+/** Ids of a batch's raw rows that each table holds already. */
+export interface StoredIds {
+  sessions: ReadonlySet<string>;
+  records: ReadonlySet<string>;
+  actions: ReadonlySet<string>;
+}
+
 /** A stored page session as the rollups take it, with its end and its state row when they know it. */
 export interface StoredSession extends SessionInput {
   endAt: number | null;
@@ -403,7 +410,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
     async existingIds(
       db: Executor,
       ids: { sessions: readonly string[]; records: readonly string[]; actions: readonly string[] },
-    ): Promise<{ sessions: Set<string>; records: Set<string>; actions: Set<string> }> {
+    ): Promise<StoredIds> {
       const found = { sessions: new Set<string>(), records: new Set<string>(), actions: new Set<string>() };
       if (ids.sessions.length + ids.records.length + ids.actions.length === 0) return found;
       const rows = await reads.existing(db, {

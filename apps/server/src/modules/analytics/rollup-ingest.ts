@@ -3,7 +3,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Db } from '../../db';
 import type { StatementText } from '../../db/reusable-query';
 import type { Database } from '../../db/schema';
-import type { AnalyticsRepo } from './analytics.repo';
+import type { AnalyticsRepo, StoredIds } from './analytics.repo';
 import type { DatabaseRollups } from './database-rollups';
 import type { RawEvent } from './rollup-batch';
 import type { RollupLock } from './rollup-lock';
@@ -33,13 +33,6 @@ export interface RollupIngestDeps {
     | 'holdForBatch'
   >;
   lock: RollupLock;
-}
-
-/** Ids of a batch's raw rows that each table holds already. */
-export interface StoredIds {
-  sessions: ReadonlySet<string>;
-  records: ReadonlySet<string>;
-  actions: ReadonlySet<string>;
 }
 
 /** The rows whose ids were not stored before, each id once. */

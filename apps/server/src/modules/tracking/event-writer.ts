@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import type { DatabaseHandle } from '../../db';
 import type { StatementText } from '../../db/reusable-query';
 import type { Database } from '../../db/schema';
+import type { StoredIds } from '../analytics/analytics.repo';
 import type { RollupIngest, WrittenBatch } from '../analytics/rollup-ingest';
 import type { LeadProgressService, ResumePoint } from '../lead-progress/lead-progress.service';
 import type { EventRepo, EventRow, EventTable } from './event.repo';
@@ -52,7 +53,11 @@ export interface EventWriterDeps {
 /** Tables whose new rows the analytics rollups count: their inserts are guarded on SQLite. */
 const COUNTED: ReadonlySet<EventTable> = new Set(['pageSessions', 'videoRecords', 'actions']);
 /** Nothing known to be stored: the guarded plan's assumption, which the write thread checks. */
-const NONE_STORED = { sessions: new Set<string>(), records: new Set<string>(), actions: new Set<string>() };
+const NONE_STORED: StoredIds = {
+  sessions: new Set<string>(),
+  records: new Set<string>(),
+  actions: new Set<string>(),
+};
 
 /**
  * Group commit (architecture §5.9): writes that arrive while a transaction is committing wait for the next
@@ -103,22 +108,24 @@ export function createEventWriter(
         source[index] = { fixed: 1 };
       }
     });
+    // Ascending, as the inserts are appended: what the write thread expects.
     let guards: number[] | null = [];
     for (const [table, rows] of inserts) {
       const places = events.appendInserts(statements, table, rows);
-      if (!COUNTED.has(table)) continue;
-      if (places === null) guards = null;
-      if (guards === null) continue;
+      if (guards === null || !COUNTED.has(table)) continue;
+      if (places === null) {
+        guards = null;
+        continue;
+      }
       // A row sent twice in one batch is stored by its first insert; the second changes nothing.
       const seen = new Set<string>();
-      rows.forEach((row, i) => {
-        const place = places?.[i];
-        if (place === undefined || seen.has(row.id)) return;
+      for (const [i, row] of rows.entries()) {
+        const place = places[i];
+        if (place === undefined || seen.has(row.id)) continue;
         seen.add(row.id);
-        guards?.push(place);
-      });
+        guards.push(place);
+      }
     }
-    guards?.sort((a, b) => a - b);
     // Ends after inserts: a session started and ended within one batch ends correctly.
     const ends: Extract<WriteOp, { kind: 'endSession' }>[] = [];
     for (const [index, { op }] of batch.entries()) {
