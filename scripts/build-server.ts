@@ -32,13 +32,15 @@ await import('./server.mjs');
 /**
  * How `npm start` runs the bundle (package.json and deploy/systemd repeat them; main.system.test.ts
  * checks both agree): stack traces through the source map, a heap sized for a small server
- * (decision 0014), and one collector helper thread instead of four (decision 0035).
+ * (decision 0014), one collector helper thread instead of four (decision 0035), and no pretenuring
+ * by allocation site, which under load moved every request's objects to the old generation (decision 0037).
  */
 export const SERVER_NODE_FLAGS = [
   '--enable-source-maps',
   '--max-semi-space-size=8',
   '--max-old-space-size=128',
   '--v8-pool-size=1',
+  '--no-allocation-site-pretenuring',
 ];
 
 const Manifest = z.object({
