@@ -391,7 +391,8 @@ describe('video, button and tracking sessions in Chromium', () => {
     await page.clock.install();
     await gotoTracked(page, lead.url);
     await page.clock.fastForward('15:01');
-    await expect.poll(() => page.getByRole('dialog').count()).toBe(1);
+    // The modal's code loads on first use (apps/web/src/modals/lazy.ts): a fetch, slow on a busy machine.
+    await expect.poll(() => page.getByRole('dialog').count(), { timeout: 15_000 }).toBe(1);
     await expect.poll(async () => (await sessions(lead.id))[0]?.endReason).toBe('INACTIVITY');
     // The visitor reloads instead of answering: they are back, so the page starts over.
     const started = page.waitForResponse((response) => response.url().endsWith('/funnel/track/page'));
@@ -609,7 +610,8 @@ describe('video, button and tracking sessions in Chromium', () => {
     });
     await page.clock.fastForward('15:01');
     const dialog = page.getByRole('dialog');
-    await expect.poll(() => dialog.count()).toBe(1);
+    // The modal's code loads on first use (apps/web/src/modals/lazy.ts): a fetch, slow on a busy machine.
+    await expect.poll(() => dialog.count(), { timeout: 15_000 }).toBe(1);
     await dialog.getByRole('button', { name: 'Continuar' }).click();
     await page.clock.fastForward(200);
     await expect.poll(() => page.evaluate(() => document.querySelector('video')?.paused)).toBe(false);
