@@ -15,6 +15,7 @@ import { parseIntoClientConfig } from 'pg-connection-string';
 import { CurrentSchemaPostgresDialect } from './current-schema-introspector';
 import { dialectOf, type Dialect } from './dialect';
 import { migrationsFor } from './migrations';
+import { pipelinedBatches } from './pipelined-batch';
 import { allowDirectReads, preparedName, type StatementText } from './reusable-query';
 import { withStatementCache } from './sqlite-statements';
 import { sqliteWriteThread, type BatchWrite, type GuardedBatchWrite } from './sqlite-write-thread';
@@ -144,9 +145,15 @@ function connectionConfig(
   return { ...config, options: options.filter((part) => part !== '').join(' ') };
 }
 
-function postgresKysely(config: pg.ClientConfig, Client: typeof PreparingClient, max: number): Db {
+function postgresPool(
+  config: pg.ClientConfig,
+  Client: typeof PreparingClient,
+  max: number,
+  options: { pipeline?: boolean } = {},
+): pg.Pool {
   const pool = new pg.Pool({
     ...config,
+    ...options,
     Client,
     max,
     // A database that does not answer at all fails the request in 10 s instead of hanging it.
@@ -159,6 +166,10 @@ function postgresKysely(config: pg.ClientConfig, Client: typeof PreparingClient,
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
   });
+  return pool;
+}
+
+function postgresKysely(pool: pg.Pool): Db {
   return new Kysely<Database>({
     dialect: new CurrentSchemaPostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],
@@ -169,12 +180,17 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
   const dialect = dialectOf(databaseUrl);
   if (dialect === 'postgres') {
     const config = connectionConfig(databaseUrl, options.schema);
-    const db = postgresKysely(config, PreparingClient, options.poolSize ?? 10);
-    const lookupDb = postgresKysely(
+    const db = postgresKysely(postgresPool(config, PreparingClient, options.poolSize ?? 10));
+    // Pipelined (decision 38): Kysely sends one query at a time on them all the same, and the event
+    // writer's batches send theirs without waiting.
+    const lookupPool = postgresPool(
       connectionConfig(databaseUrl, options.schema, KEY_LOOKUP_PLANNER),
       KeyLookupClient,
       KEY_LOOKUP_POOL_SIZE,
+      { pipeline: true },
     );
+    const lookupDb = postgresKysely(lookupPool);
+    const batches = pipelinedBatches(lookupPool);
     return {
       db,
       lookupDb,
@@ -183,12 +199,8 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
       label:
         `postgres://${config.host ?? ''}${config.port === undefined ? '' : `:${String(config.port)}`}` +
         `/${config.database ?? ''}${options.schema ? ` (schema ${options.schema})` : ''}`,
-      writeBatch: (statements) => lookupDb.transaction().execute((trx) => runStatements(trx, statements)),
-      writeBatchPlanned: (statements, plan) =>
-        lookupDb.transaction().execute(async (trx) => {
-          const planned = await plan(trx);
-          return runStatements(trx, [...statements, ...planned]);
-        }),
+      writeBatch: batches.write,
+      writeBatchPlanned: batches.writePlanned,
       close: async () => {
         await Promise.all([db.destroy(), lookupDb.destroy()]);
       },

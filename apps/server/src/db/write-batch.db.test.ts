@@ -53,6 +53,100 @@ describe.each(TEST_DIALECTS)('batch writes on %s', (dialect) => {
 });
 
 /**
+ * PostgreSQL's planned batches (decision 38): `begin`, the plan's reads and then the statements and
+ * `commit` go out pipelined on one connection. What the plan reads is the transaction's, and a plan
+ * or a statement that fails leaves nothing behind, not even an open transaction on the connection.
+ */
+describe.skipIf(!TEST_DIALECTS.includes('postgres'))('planned batch writes on postgres', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  const account = (slug: string) =>
+    database.db
+      .insertInto('accounts')
+      .values({ id: slug, slug, name: slug, subscriptionStatus: 'ACTIVE', settings: '{}', createdAt: 1 })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .compile();
+  const slugs = async () =>
+    (await database.db.selectFrom('accounts').select('slug').orderBy('slug').execute()).map((r) => r.slug);
+  const planned = (statements: Parameters<NonNullable<TestDatabase['writeBatchPlanned']>>[0], plan: Plan) => {
+    const { writeBatchPlanned } = database;
+    if (writeBatchPlanned === undefined) throw new Error('PostgreSQL plans its batches');
+    return writeBatchPlanned(statements, plan);
+  };
+  type Plan = Parameters<NonNullable<TestDatabase['writeBatchPlanned']>>[1];
+
+  it('plans from reads made inside the transaction, and runs the planned statements after the given ones', async () => {
+    await database.writeBatch([account('p-1')]);
+    const seen: string[][] = [];
+    const changed = await planned([account('p-2'), account('p-1')], async (trx) => {
+      // Sent side by side on the one connection, behind `begin`.
+      const [all, one] = await Promise.all([
+        trx.selectFrom('accounts').select('slug').where('slug', 'like', 'p-%').orderBy('slug').execute(),
+        trx.selectFrom('accounts').select('slug').where('slug', '=', 'p-1').execute(),
+      ]);
+      seen.push(
+        all.map((r) => r.slug),
+        one.map((r) => r.slug),
+      );
+      return [account(`p-${String(all.length + 2)}`)];
+    });
+    expect(seen).toEqual([['p-1'], ['p-1']]);
+    expect(changed).toEqual([1, 0, 1]);
+    expect(await slugs()).toEqual(['p-1', 'p-2', 'p-3']);
+  });
+
+  it('writes nothing when the plan fails, and the connection serves the next batch', async () => {
+    await expect(
+      planned([account('q-1')], async (trx) => {
+        await trx.selectFrom('accounts').select('slug').execute();
+        throw new Error('plan failed');
+      }),
+    ).rejects.toThrow('plan failed');
+    await expect(
+      planned([account('q-2')], async (trx) => {
+        await trx
+          .selectFrom('no_such_table' as 'accounts')
+          .select('slug')
+          .execute();
+        return [];
+      }),
+    ).rejects.toThrow(/no_such_table/);
+    expect(await slugs()).toEqual(['p-1', 'p-2', 'p-3']);
+    // Every connection of the pool comes back out of any transaction: each of these batches commits.
+    const batches = Array.from({ length: 8 }, (_, i) =>
+      planned([account(`q-${String(i + 3)}`)], () => Promise.resolve([])),
+    );
+    expect(await Promise.all(batches)).toEqual(Array.from({ length: 8 }, () => [1]));
+    expect((await slugs()).filter((slug) => slug.startsWith('q-'))).toHaveLength(8);
+  });
+
+  it('writes nothing of a batch whose planned statement fails after the given ones ran', async () => {
+    const before = await slugs();
+    const clash = database.db
+      .insertInto('accounts')
+      .values({
+        id: 'r-2',
+        slug: 'p-1',
+        name: 'same slug',
+        subscriptionStatus: 'ACTIVE',
+        settings: '{}',
+        createdAt: 1,
+      })
+      .compile();
+    await expect(planned([account('r-1')], () => Promise.resolve([clash, account('r-3')]))).rejects.toThrow(
+      /unique/,
+    );
+    expect(await slugs()).toEqual(before);
+  });
+});
+
+/**
  * SQLite's guarded batches (decision 0036): the analytics rollups plan a batch as if each counted
  * insert stores its row, and the write thread undoes the whole batch when one of them did not.
  */
