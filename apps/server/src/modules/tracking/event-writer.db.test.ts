@@ -173,4 +173,61 @@ describe.each(TEST_DIALECTS)('event writer batches on %s', (dialect) => {
       },
     ]);
   });
+
+  it("moves a session's last_seen_at at most once a minute, and the sweep ends it at its newest record", async () => {
+    const { funnelId, pageId, leads } = await leadsAndPage(1);
+    const leadId = (leads[0] as { id: string }).id;
+    const at = Date.now() - 2 * 60 * 60_000;
+    const id = `${dialect}-touched-${String(at)}`;
+    const { writer } = h.services;
+    await writer.write({
+      kind: 'insert',
+      table: 'pageSessions',
+      row: sessionRow(id, leadId, funnelId, pageId, at),
+    });
+    const lastSeen = async () =>
+      (
+        await h.db
+          .selectFrom('pageSessions')
+          .select('lastSeenAt')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).lastSeenAt;
+    const touch = (after: number) => writer.write({ kind: 'touchSession', id, at: at + after });
+
+    // The first touch this writer sees of a session is written; the next ones within a minute are not.
+    expect(await touch(1_000)).toBe(1);
+    expect(await lastSeen()).toBe(at + 1_000);
+    expect(await touch(30_000)).toBe(1);
+    expect(await touch(60_999)).toBe(1);
+    expect(await lastSeen()).toBe(at + 1_000);
+    // A minute after the last one written, the next is written.
+    expect(await touch(61_000)).toBe(1);
+    expect(await lastSeen()).toBe(at + 61_000);
+
+    // The session's newest record came after its last touch written: the sweep ends it there.
+    await writer.write({
+      kind: 'insert',
+      table: 'videoRecords',
+      row: {
+        id: `${id}-video`,
+        pageSessionId: id,
+        leadId,
+        startViewTime: at + 100_000,
+        endViewTime: at + 101_000,
+        startTimeVideo: 10,
+        endTimeVideo: 11,
+        details: '{}',
+        receivedAt: at + 101_000,
+      },
+    });
+    expect(await h.services.tracking.closeStaleSessions(60 * 60_000)).toBeGreaterThanOrEqual(1);
+    expect(
+      await h.db
+        .selectFrom('pageSessions')
+        .select(['endAt', 'endReason', 'endInferred'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ endAt: at + 101_000, endReason: 'PAGE_CLOSE', endInferred: 1 });
+  });
 });

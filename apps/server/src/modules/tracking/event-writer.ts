@@ -60,6 +60,16 @@ const NONE_STORED: StoredIds = {
 };
 
 /**
+ * How far behind a session's stored `last_seen_at` may be: a touch within this time of the last one
+ * this writer committed for the session is not written (decision 39). The sweep of sessions whose end
+ * never came waits twice the inactivity timeout, and takes a session's end from its newest record.
+ */
+export const TOUCH_EVERY_MS = 60_000;
+
+/** Sessions whose last committed touch the writer remembers; past this it forgets them all at once. */
+const TOUCHES_REMEMBERED = 50_000;
+
+/**
  * Group commit (architecture §5.9): writes that arrive while a transaction is committing wait for the next
  * one, so under load one commit carries hundreds of events, and an idle server commits at once. The
  * writer holds no SQL: it merges a batch's writes and asks the repositories for their statements
@@ -68,9 +78,12 @@ const NONE_STORED: StoredIds = {
  */
 export function createEventWriter(
   { database, events, progress, rollups }: EventWriterDeps,
-  options: { maxBatch?: number } = {},
+  options: { maxBatch?: number; touchEveryMs?: number } = {},
 ): EventWriter {
   const maxBatch = options.maxBatch ?? 2000;
+  const touchEveryMs = options.touchEveryMs ?? TOUCH_EVERY_MS;
+  /** The `last_seen_at` this writer last committed for each session. */
+  const touched = new Map<string, number>();
   let queue: Pending[] = [];
   let running: Promise<void> | null = null;
   let batches = 0;
@@ -84,6 +97,8 @@ export function createEventWriter(
     written: WrittenBatch;
     /** The statements of the counted rows, each id's first (SQLite); null where rows share one. */
     guards: number[] | null;
+    /** The touches written, to remember once committed. */
+    touches: ReadonlyMap<string, number>;
   } {
     const statements: StatementText[] = [];
     /** For each write: the end whose changed rows it reports, or a fixed count. */
@@ -136,6 +151,12 @@ export function createEventWriter(
     const endWrites = events.endSessions(ends);
     const firstEnd = statements.length;
     statements.push(...endWrites.statements);
+    // A touch close to the one last committed is left out: its session stays well inside the sweep's
+    // idle time, and the sweep reads the session's last activity from its records (decision 39).
+    for (const [id, at] of touches) {
+      const last = touched.get(id);
+      if (last !== undefined && at - last < touchEveryMs) touches.delete(id);
+    }
     statements.push(...events.touchSessions(touches));
     statements.push(...progress.resumePointStatements([...positions.values()]));
     const rowsOf = <T extends EventTable>(table: T) =>
@@ -153,12 +174,26 @@ export function createEventWriter(
         ends: ends.map((op) => ({ id: op.id, leadId: op.leadId, endReason: op.endReason, endAt: op.endAt })),
       },
       guards,
+      touches,
     };
   }
 
   /** Writes the batch, with its rollups when they are kept; resolves with each write's changed rows. */
   async function write(batch: Pending[]): Promise<number[]> {
-    const { statements, affected, written, guards } = compile(batch);
+    const { statements, affected, written, guards, touches } = compile(batch);
+    const changes = await writeCompiled(statements, affected, written, guards);
+    if (touched.size + touches.size > TOUCHES_REMEMBERED) touched.clear();
+    for (const [id, at] of touches) touched.set(id, at);
+    return changes;
+  }
+
+  /** The compiled batch written, with its rollups when they are kept; each write's changed rows. */
+  async function writeCompiled(
+    statements: StatementText[],
+    affected: (changes: number[]) => number[],
+    written: WrittenBatch,
+    guards: number[] | null,
+  ): Promise<number[]> {
     if (!rollups) return affected(await database.writeBatch(statements));
     const kept = rollups;
     return kept.lock.run(async () => {

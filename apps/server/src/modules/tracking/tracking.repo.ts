@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { batchedRead, inJsonList } from '../../db/batched-read';
 import { reusableQuery } from '../../db/reusable-query';
 import type { Db } from '../../db';
@@ -150,11 +151,20 @@ export function createTrackingRepo(db: Db, dialect: Dialect) {
         .select(['id', 'leadId', 'pageId', 'funnelId', 'endAt', 'endInferred'])
         .where('id', '=', id)
         .executeTakeFirst(),
-    /** Closes sessions whose end never arrived (architecture §5.9); returns how many. */
+    /**
+     * Closes sessions whose end never arrived (architecture §5.9); returns how many. Each ends at its
+     * last activity: `last_seen_at`, which the event writer moves at most once a minute (decision 39),
+     * or its newest video record or action, whichever came last.
+     */
     async closeStale(idleBefore: number): Promise<number> {
+      const largest = sql.raw(dialect === 'postgres' ? 'greatest' : 'max');
+      const lastActivity = sql<number>`${largest}(page_sessions.last_seen_at,
+        coalesce((select max(v.received_at) from video_records v where v.page_session_id = page_sessions.id), 0),
+        coalesce((select max(a.received_at) from actions a
+          where a.lead_id = page_sessions.lead_id and a.page_session_id = page_sessions.id), 0))`;
       const result = await db
         .updateTable('pageSessions')
-        .set((eb) => ({ endAt: eb.ref('lastSeenAt'), endReason: 'PAGE_CLOSE', endInferred: 1 }))
+        .set({ endAt: lastActivity, endReason: 'PAGE_CLOSE', endInferred: 1 })
         .where('endAt', 'is', null)
         .where('lastSeenAt', '<', idleBefore)
         .executeTakeFirst();
