@@ -15,7 +15,9 @@ import { parseIntoClientConfig } from 'pg-connection-string';
 import { CurrentSchemaPostgresDialect } from './current-schema-introspector';
 import { dialectOf, type Dialect } from './dialect';
 import { migrationsFor } from './migrations';
-import { pipelinedBatches } from './pipelined-batch';
+import { pipelinedBatches, type PlanInBatch } from './pipelined-batch';
+
+export type { PlanInBatch } from './pipelined-batch';
 import { allowDirectReads, preparedName, type StatementText } from './reusable-query';
 import { withStatementCache } from './sqlite-statements';
 import { sqliteWriteThread, type BatchWrite, type GuardedBatchWrite } from './sqlite-write-thread';
@@ -40,13 +42,16 @@ export interface DatabaseHandle {
    */
   writeBatch: BatchWrite;
   /**
-   * PostgreSQL only: the same, with statements planned inside the transaction, before the given ones
-   * run (`plan` reads there, under its own locks), and run after them: what several processes need
-   * of the analytics rollups (decision 25).
+   * PostgreSQL only: the same, with statements planned inside the transaction and run after the given
+   * ones: what several processes need of the analytics rollups (decision 25). The first `before` of
+   * the given statements run before `plan`, which gets the rows they return (the ids an insert
+   * stored); `plan` reads there, under its own locks, and the rest of the given statements run
+   * after it (decision 38).
    */
   writeBatchPlanned?: (
     statements: readonly StatementText[],
-    plan: (trx: Db) => Promise<StatementText[]>,
+    plan: PlanInBatch,
+    before?: number,
   ) => Promise<number[]>;
   /**
    * SQLite only: the same, where the guarded statements (the batch's inserts that its analytics

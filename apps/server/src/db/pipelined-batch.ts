@@ -3,6 +3,15 @@ import type pg from 'pg';
 import type { StatementText } from './reusable-query';
 import type { Database } from './schema';
 
+/**
+ * Plans statements inside a batch's transaction: reads on `trx`, given the rows returned by the
+ * statements that ran before it, in order (an insert's `returning`).
+ */
+export type PlanInBatch = (
+  trx: Kysely<Database>,
+  returned: Promise<readonly (readonly Record<string, unknown>[])[]>,
+) => Promise<StatementText[]>;
+
 /** Commands whose row count is the rows they changed; any other (a read, a CTE's select) changes none. */
 const CHANGING = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
@@ -44,29 +53,39 @@ export function pipelinedBatches(pool: pg.Pool) {
   }
 
   /**
-   * On a connection checked out for it: `begin`, then the statements `plan` returns (its reads go out
-   * behind `begin`), then the given ones and `commit`, without waiting between them; the rows each
-   * given and planned statement changed. On any failure the transaction is rolled back (the `rollback`
-   * queues behind whatever is still in flight), and a connection that cannot say it left the
-   * transaction is destroyed, not reused.
+   * On a connection checked out for it: `begin` and the first `before` statements, then the
+   * statements `plan` returns (its reads go out behind them), then the rest of the given ones, the
+   * planned ones and `commit`, without waiting between them; the rows each given and planned
+   * statement changed. On any failure the transaction is rolled back (the `rollback` queues behind
+   * whatever is still in flight), and a connection that cannot say it left the transaction is
+   * destroyed, not reused.
    */
   async function run(
     statements: readonly StatementText[],
-    plan?: (trx: Kysely<Database>) => Promise<StatementText[]>,
+    plan?: PlanInBatch,
+    before = 0,
   ): Promise<number[]> {
     const client = await pool.connect();
+    const send = ({ sql, parameters }: StatementText) => client.query(sql, [...parameters]);
     let committing = false;
     let failure: unknown;
     try {
-      const begun = client.query('begin');
-      // Awaited below; a plan that fails first must not leave its rejection unhandled.
-      begun.catch(() => undefined);
-      const planned = plan === undefined ? [] : await plan(readerOf(client));
+      const opening = [client.query('begin'), ...statements.slice(0, before).map(send)];
+      // Awaited below; a plan that fails first must not leave their rejections unhandled.
+      for (const sent of opening) sent.catch(() => undefined);
+      let planned: StatementText[] = [];
+      if (plan !== undefined) {
+        const returned = Promise.all(opening.slice(1)).then((results) =>
+          results.map(
+            (result): readonly Record<string, unknown>[] => result.rows as Record<string, unknown>[],
+          ),
+        );
+        returned.catch(() => undefined);
+        planned = await plan(readerOf(client), returned);
+      }
       committing = true;
-      const sent = [...statements, ...planned].map(({ sql, parameters }) =>
-        client.query(sql, [...parameters]),
-      );
-      const settled = await Promise.allSettled([begun, ...sent, client.query('commit')]);
+      const rest = [...statements.slice(before), ...planned].map(send);
+      const settled = await Promise.allSettled([...opening, ...rest, client.query('commit')]);
       const failed = settled.find((outcome) => outcome.status === 'rejected');
       // After a failed statement the `commit` answered as a rollback: nothing of the batch is stored.
       if (failed !== undefined) throw failed.reason;
@@ -92,12 +111,11 @@ export function pipelinedBatches(pool: pg.Pool) {
     write: (statements: readonly StatementText[]): Promise<number[]> => run(statements),
 
     /**
-     * The same, with statements planned inside the transaction (`plan` reads there, after `begin`)
-     * and run after the given ones.
+     * The same, with statements planned inside the transaction: the first `before` statements run
+     * before `plan`, which reads after them and gets their returned rows; the rest run after it,
+     * then the planned ones.
      */
-    writePlanned: (
-      statements: readonly StatementText[],
-      plan: (trx: Kysely<Database>) => Promise<StatementText[]>,
-    ): Promise<number[]> => run(statements, plan),
+    writePlanned: (statements: readonly StatementText[], plan: PlanInBatch, before = 0): Promise<number[]> =>
+      run(statements, plan, before),
   };
 }

@@ -74,10 +74,14 @@ describe.skipIf(!TEST_DIALECTS.includes('postgres'))('planned batch writes on po
       .compile();
   const slugs = async () =>
     (await database.db.selectFrom('accounts').select('slug').orderBy('slug').execute()).map((r) => r.slug);
-  const planned = (statements: Parameters<NonNullable<TestDatabase['writeBatchPlanned']>>[0], plan: Plan) => {
+  const planned = (
+    statements: Parameters<NonNullable<TestDatabase['writeBatchPlanned']>>[0],
+    plan: Plan,
+    before?: number,
+  ) => {
     const { writeBatchPlanned } = database;
     if (writeBatchPlanned === undefined) throw new Error('PostgreSQL plans its batches');
-    return writeBatchPlanned(statements, plan);
+    return writeBatchPlanned(statements, plan, before);
   };
   type Plan = Parameters<NonNullable<TestDatabase['writeBatchPlanned']>>[1];
 
@@ -101,6 +105,27 @@ describe.skipIf(!TEST_DIALECTS.includes('postgres'))('planned batch writes on po
     expect(await slugs()).toEqual(['p-1', 'p-2', 'p-3']);
   });
 
+  it('runs the first statements before the plan, which gets the ids they stored and reads after them', async () => {
+    const returningId = (slug: string) => {
+      const { sql, parameters } = account(slug);
+      return { sql: `${sql} returning "id"`, parameters };
+    };
+    const given: unknown[] = [];
+    const changed = await planned(
+      [returningId('s-1'), returningId('p-1'), account('s-2')],
+      async (trx, returned) => {
+        given.push(await returned);
+        const seen = await trx.selectFrom('accounts').select('slug').where('slug', 'like', 's-%').execute();
+        given.push(seen.map((r) => r.slug));
+        return [];
+      },
+      2,
+    );
+    // p-1 was stored before: its insert answered no id. s-2 was not sent before the plan.
+    expect(given).toEqual([[[{ id: 's-1' }], []], ['s-1']]);
+    expect(changed).toEqual([1, 0, 1]);
+  });
+
   it('writes nothing when the plan fails, and the connection serves the next batch', async () => {
     await expect(
       planned([account('q-1')], async (trx) => {
@@ -117,7 +142,7 @@ describe.skipIf(!TEST_DIALECTS.includes('postgres'))('planned batch writes on po
         return [];
       }),
     ).rejects.toThrow(/no_such_table/);
-    expect(await slugs()).toEqual(['p-1', 'p-2', 'p-3']);
+    expect(await slugs()).toEqual(['p-1', 'p-2', 'p-3', 's-1', 's-2']);
     // Every connection of the pool comes back out of any transaction: each of these batches commits.
     const batches = Array.from({ length: 8 }, (_, i) =>
       planned([account(`q-${String(i + 3)}`)], () => Promise.resolve([])),

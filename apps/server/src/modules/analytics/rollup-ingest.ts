@@ -97,12 +97,13 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
      * it reads there, after taking the lock of several processes, before the batch's own statements
      * run; without one (SQLite), it reads before the batch, under this process's lock. Given the
      * ids stored already, it takes them instead of reading them: the event writer's guarded batch
-     * on SQLite passes none, and its write thread checks that (decision 36).
+     * on SQLite passes none, and its write thread checks that (decision 36); on PostgreSQL the
+     * batch's inserts ran first and answered the ids they stored (decision 38).
      */
     async planFor(
       batch: WrittenBatch,
       trx?: Kysely<Database>,
-      storedIds?: StoredIds,
+      storedIds?: StoredIds | Promise<StoredIds>,
     ): Promise<StatementText[]> {
       if (trx !== undefined) await rollups.holdForBatch(trx);
       const reader = trx ?? db;
@@ -113,8 +114,12 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
       const leadIds = new Set<string>();
       for (const rows of [batch.sessions, batch.videoRecords, batch.actions, batch.ends])
         for (const row of rows) leadIds.add(row.leadId);
+      const given = storedIds === undefined ? undefined : await storedIds;
+      // A session the batch stores is new: its row is in the batch, and there is nothing to read.
+      if (given !== undefined)
+        for (const row of batch.sessions) if (!given.sessions.has(row.id)) named.delete(row.id);
       const [stored, loaded] = await Promise.all([
-        storedIds ??
+        given ??
           analytics.existingIds(reader, {
             sessions: batch.sessions.map((row) => row.id),
             records: batch.videoRecords.map((row) => row.id),

@@ -40,7 +40,7 @@ export interface EventWriterDeps {
   /** Where batches commit: the SQLite write thread, or a PostgreSQL transaction (decision 0013). */
   database: Pick<DatabaseHandle, 'writeBatch' | 'writeBatchPlanned' | 'writeBatchGuarded'>;
   /** The statements of tracking's own writes. */
-  events: Pick<EventRepo, 'appendInserts' | 'endSessions' | 'touchSessions'>;
+  events: Pick<EventRepo, 'appendInserts' | 'appendInsertsReturningIds' | 'endSessions' | 'touchSessions'>;
   /** The statement of a resume point, which lead progress owns. */
   progress: Pick<LeadProgressService, 'resumePointStatements'>;
   /**
@@ -51,13 +51,40 @@ export interface EventWriterDeps {
 }
 
 /** Tables whose new rows the analytics rollups count: their inserts are guarded on SQLite. */
-const COUNTED: ReadonlySet<EventTable> = new Set(['pageSessions', 'videoRecords', 'actions']);
+const COUNTED: ReadonlySet<EventTable> = new Set<CountedTable>(['pageSessions', 'videoRecords', 'actions']);
+type CountedTable = 'pageSessions' | 'videoRecords' | 'actions';
+const isCounted = (table: EventTable): table is CountedTable => COUNTED.has(table);
+
 /** Nothing known to be stored: the guarded plan's assumption, which the write thread checks. */
 const NONE_STORED: StoredIds = {
   sessions: new Set<string>(),
   records: new Set<string>(),
   actions: new Set<string>(),
 };
+
+/**
+ * The batch's counted rows that were stored before it: those whose inserts did not answer their id
+ * (`returned` holds each statement's answered rows, by place).
+ */
+function storedBefore(
+  written: WrittenBatch,
+  returning: readonly { table: CountedTable; place: number }[],
+  returned: readonly (readonly Record<string, unknown>[])[],
+): StoredIds {
+  const fresh: Record<CountedTable, Set<unknown>> = {
+    pageSessions: new Set(),
+    videoRecords: new Set(),
+    actions: new Set(),
+  };
+  for (const { table, place } of returning) for (const row of returned[place] ?? []) fresh[table].add(row.id);
+  const storedOf = (table: CountedTable, rows: readonly { id: string }[]) =>
+    new Set(rows.flatMap((row) => (fresh[table].has(row.id) ? [] : [row.id])));
+  return {
+    sessions: storedOf('pageSessions', written.sessions),
+    records: storedOf('videoRecords', written.videoRecords),
+    actions: storedOf('actions', written.actions),
+  };
+}
 
 /**
  * How far behind a session's stored `last_seen_at` may be: a touch within this time of the last one
@@ -89,6 +116,8 @@ export function createEventWriter(
   let batches = 0;
   let ops = 0;
   let replanned = 0;
+  // PostgreSQL plans a batch's rollups after its inserts, from the ids they answer (decision 38).
+  const planAfterInserts = rollups !== undefined && database.writeBatchPlanned !== undefined;
 
   /** The statements of a batch, and how to tell each write's changed rows from their results. */
   function compile(batch: Pending[]): {
@@ -99,6 +128,9 @@ export function createEventWriter(
     guards: number[] | null;
     /** The touches written, to remember once committed. */
     touches: ReadonlyMap<string, number>;
+    /** PostgreSQL with rollups: the inserts answering the ids they stored, and how many statements lead up to the ends. */
+    returning: { table: CountedTable; place: number }[];
+    insertsEnd: number;
   } {
     const statements: StatementText[] = [];
     /** For each write: the end whose changed rows it reports, or a fixed count. */
@@ -125,7 +157,14 @@ export function createEventWriter(
     });
     // Ascending, as the inserts are appended: what the write thread expects.
     let guards: number[] | null = [];
+    const returning: { table: CountedTable; place: number }[] = [];
     for (const [table, rows] of inserts) {
+      if (planAfterInserts && isCounted(table)) {
+        for (const place of events.appendInsertsReturningIds(statements, table, rows))
+          returning.push({ table, place });
+        guards = null;
+        continue;
+      }
       const places = events.appendInserts(statements, table, rows);
       if (guards === null || !COUNTED.has(table)) continue;
       if (places === null) {
@@ -141,6 +180,7 @@ export function createEventWriter(
         guards.push(place);
       }
     }
+    const insertsEnd = statements.length;
     // Ends after inserts: a session started and ended within one batch ends correctly.
     const ends: Extract<WriteOp, { kind: 'endSession' }>[] = [];
     for (const [index, { op }] of batch.entries()) {
@@ -175,31 +215,30 @@ export function createEventWriter(
       },
       guards,
       touches,
+      returning,
+      insertsEnd,
     };
   }
 
   /** Writes the batch, with its rollups when they are kept; resolves with each write's changed rows. */
   async function write(batch: Pending[]): Promise<number[]> {
-    const { statements, affected, written, guards, touches } = compile(batch);
-    const changes = await writeCompiled(statements, affected, written, guards);
+    const compiled = compile(batch);
+    const { touches } = compiled;
+    const changes = await writeCompiled(compiled);
     if (touched.size + touches.size > TOUCHES_REMEMBERED) touched.clear();
     for (const [id, at] of touches) touched.set(id, at);
     return changes;
   }
 
   /** The compiled batch written, with its rollups when they are kept; each write's changed rows. */
-  async function writeCompiled(
-    statements: StatementText[],
-    affected: (changes: number[]) => number[],
-    written: WrittenBatch,
-    guards: number[] | null,
-  ): Promise<number[]> {
+  async function writeCompiled(compiled: ReturnType<typeof compile>): Promise<number[]> {
+    const { statements, affected } = compiled;
     if (!rollups) return affected(await database.writeBatch(statements));
     const kept = rollups;
     return kept.lock.run(async () => {
       let changes: number[];
       try {
-        changes = await writeWithRollups(kept, statements, written, guards);
+        changes = await writeWithRollups(kept, compiled);
       } catch (error) {
         kept.failed();
         throw error;
@@ -212,15 +251,23 @@ export function createEventWriter(
   /** The batch's statements and its rollups' in one transaction; the rows each statement changed. */
   async function writeWithRollups(
     kept: NonNullable<EventWriterDeps['rollups']>,
-    statements: StatementText[],
-    written: WrittenBatch,
-    guards: number[] | null,
+    { statements, written, guards, returning, insertsEnd }: ReturnType<typeof compile>,
   ): Promise<number[]> {
     // PostgreSQL plans inside the batch's transaction, where several processes take turns
-    // (decision 25); SQLite, one process, plans before it, as its write thread must not wait.
+    // (decision 25), after the inserts, which answer the ids they stored (decision 38); SQLite, one
+    // process, plans before it, as its write thread must not wait.
     const { writeBatchPlanned, writeBatchGuarded } = database;
     if (writeBatchPlanned !== undefined)
-      return writeBatchPlanned(statements, (trx) => kept.planFor(written, trx));
+      return writeBatchPlanned(
+        statements,
+        (trx, returned) =>
+          kept.planFor(
+            written,
+            trx,
+            returned.then((rows) => storedBefore(written, returning, rows)),
+          ),
+        insertsEnd,
+      );
     if (writeBatchGuarded !== undefined && guards !== null) {
       // The plan takes every counted row as new without reading, and the write thread checks that
       // each insert stored its row (decision 36). A retried event's row was stored already: the batch

@@ -103,7 +103,13 @@ export function createEventRepo(db: Db, dialect: Dialect) {
    * of thousands of parameters for every batch, compiled by Kysely and parsed and planned anew.
    */
   const recordsetInserts = new Map<string, { sql: string; columns: [string, string][] }>();
-  function tableInserts(statements: StatementText[], table: EventTable, rows: EventRow[]): void {
+  function tableInserts(
+    statements: StatementText[],
+    table: EventTable,
+    rows: EventRow[],
+    returning: boolean,
+  ): number[] {
+    const places: number[] = [];
     const groups = new Map<string, EventRow[]>();
     for (const row of rows) {
       const key = Object.keys(row)
@@ -114,7 +120,7 @@ export function createEventRepo(db: Db, dialect: Dialect) {
       else group.push(row);
     }
     for (const [key, group] of groups) {
-      const insertKey = `${table} ${key}`;
+      const insertKey = `${table} ${key}${returning ? ' returning' : ''}`;
       let insert = recordsetInserts.get(insertKey);
       if (insert === undefined) {
         const columns = key.split(',').map((column): [string, string] => [column, sqlName(column)]);
@@ -124,7 +130,8 @@ export function createEventRepo(db: Db, dialect: Dialect) {
           columns,
           sql: prepared(
             `insert into "${name}" (${list}) select ${list} ` +
-              `from jsonb_populate_recordset(null::"${name}", cast($1 as jsonb)) on conflict ("id") do nothing`,
+              `from jsonb_populate_recordset(null::"${name}", cast($1 as jsonb)) on conflict ("id") do nothing` +
+              (returning ? ' returning "id"' : ''),
           ),
         };
         recordsetInserts.set(insertKey, insert);
@@ -135,8 +142,9 @@ export function createEventRepo(db: Db, dialect: Dialect) {
         for (const [column, name] of columns) record[name] = (row as Record<string, unknown>)[column];
         return record;
       });
-      statements.push({ sql: insert.sql, parameters: [jsonbText(records)] });
+      places.push(statements.push({ sql: insert.sql, parameters: [jsonbText(records)] }) - 1);
     }
+    return places;
   }
 
   return {
@@ -148,10 +156,19 @@ export function createEventRepo(db: Db, dialect: Dialect) {
      */
     appendInserts(statements: StatementText[], table: EventTable, rows: EventRow[]): number[] | null {
       if (dialect !== 'sqlite') {
-        tableInserts(statements, table, rows);
+        tableInserts(statements, table, rows, false);
         return null;
       }
       return rows.map((row) => statements.push(rowInsert(table, row)) - 1);
+    },
+    /**
+     * PostgreSQL: a table's new rows of a batch as `appendInserts` writes them there, each statement
+     * answering the ids it stored (`returning "id"`): those rows are new, the others were stored
+     * already (decision 38). Returns the places of its statements.
+     */
+    appendInsertsReturningIds(statements: StatementText[], table: EventTable, rows: EventRow[]): number[] {
+      if (dialect === 'sqlite') throw new Error('appendInsertsReturningIds: PostgreSQL only');
+      return tableInserts(statements, table, rows, true);
     },
     /**
      * A batch's real ends, in order; each replaces an inferred end or none, never another real one,
