@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../../test/databases';
 
+/** An account's insert, which stores nothing when its id is stored already. */
+const accountInsert = (database: TestDatabase, slug: string, name = slug) =>
+  database.db
+    .insertInto('accounts')
+    .values({ id: slug, slug, name, subscriptionStatus: 'ACTIVE', settings: '{}', createdAt: 1 })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .compile();
+const slugsIn = async (database: TestDatabase) =>
+  (await database.db.selectFrom('accounts').select('slug').orderBy('slug').execute()).map((r) => r.slug);
+
 /** The batch writer behind tracking's group commit: on SQLite its own thread, on PostgreSQL the pool. */
 describe.each(TEST_DIALECTS)('batch writes on %s', (dialect) => {
   let database: TestDatabase;
@@ -11,14 +21,8 @@ describe.each(TEST_DIALECTS)('batch writes on %s', (dialect) => {
     await database.close();
   });
 
-  const account = (slug: string) =>
-    database.db
-      .insertInto('accounts')
-      .values({ id: slug, slug, name: slug, subscriptionStatus: 'ACTIVE', settings: '{}', createdAt: 1 })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .compile();
-  const slugs = async () =>
-    (await database.db.selectFrom('accounts').select('slug').orderBy('slug').execute()).map((r) => r.slug);
+  const account = (slug: string) => accountInsert(database, slug);
+  const slugs = () => slugsIn(database);
 
   it('commits every statement of a batch and tells the rows each one changed', async () => {
     const rename = database.db
@@ -66,14 +70,8 @@ describe.skipIf(!TEST_DIALECTS.includes('postgres'))('planned batch writes on po
     await database.close();
   });
 
-  const account = (slug: string) =>
-    database.db
-      .insertInto('accounts')
-      .values({ id: slug, slug, name: slug, subscriptionStatus: 'ACTIVE', settings: '{}', createdAt: 1 })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .compile();
-  const slugs = async () =>
-    (await database.db.selectFrom('accounts').select('slug').orderBy('slug').execute()).map((r) => r.slug);
+  const account = (slug: string) => accountInsert(database, slug);
+  const slugs = () => slugsIn(database);
   const planned = (
     statements: Parameters<NonNullable<TestDatabase['writeBatchPlanned']>>[0],
     plan: Plan,
@@ -184,12 +182,7 @@ describe('guarded batch writes on sqlite', () => {
     await database.close();
   });
 
-  const account = (slug: string, name = slug) =>
-    database.db
-      .insertInto('accounts')
-      .values({ id: slug, slug, name, subscriptionStatus: 'ACTIVE', settings: '{}', createdAt: 1 })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .compile();
+  const account = (slug: string, name = slug) => accountInsert(database, slug, name);
   const rename = (name: string) =>
     database.db.updateTable('accounts').set({ name }).where('slug', 'like', 'g-%').compile();
   const names = async () =>
