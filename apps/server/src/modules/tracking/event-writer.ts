@@ -220,7 +220,7 @@ export function createEventWriter(
     };
   }
 
-  /** Writes the batch, with its rollups when they are kept; resolves with each write's changed rows. */
+  /** Writes the batch and, once it is committed, remembers the touches it wrote; each write's changed rows. */
   async function write(batch: Pending[]): Promise<number[]> {
     const compiled = compile(batch);
     const { touches } = compiled;
