@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from './db';
+import { freePort } from '../test/free-port';
 
 import { buildServerBundle, SERVER_NODE_FLAGS } from '../../../scripts/build-server';
 import { serverCommand } from '../../../scripts/lib/server-process';
@@ -36,7 +37,7 @@ function startServer(main: string, env: Record<string, string>): Running {
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
-async function waitFor(check: () => boolean, what: string, ms = 30_000): Promise<void> {
+async function waitFor(check: () => boolean, what: string, ms = 25_000): Promise<void> {
   const until = Date.now() + ms;
   while (!check()) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
@@ -44,13 +45,33 @@ async function waitFor(check: () => boolean, what: string, ms = 30_000): Promise
   }
 }
 
+/** Waits until the server says it serves; a server that exits first fails the test with its output. */
+async function serving(run: Running): Promise<void> {
+  let exit: { code: number | null } | undefined;
+  void run.exited.then((code) => {
+    exit = { code };
+  });
+  try {
+    await waitFor(
+      () => exit !== undefined || run.stderr().includes('Embudo is serving on'),
+      'the server to start',
+    );
+  } catch (error) {
+    throw new Error(`${String(error)}; it wrote:\n${run.stderr()}`);
+  }
+  if (exit !== undefined)
+    throw new Error(`the server exited (${String(exit.code)}) before serving:\n${run.stderr()}`);
+}
+
 describe('npm start (the real process)', () => {
   let dir: string;
   let server: Running;
-  const port = 39_000 + Math.floor(Math.random() * 1000);
-  const base = `http://127.0.0.1:${port}`;
+  // A port the system gives: one picked at random can be a connection's own port of another test.
+  let base = '';
 
   beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
     dir = mkdtempSync(join(tmpdir(), 'embudo-main-'));
     server = startServer(await bundle, {
       PORT: String(port),
@@ -58,7 +79,7 @@ describe('npm start (the real process)', () => {
       DATABASE_URL: `sqlite:${join(dir, 'e.db')}`,
       PUBLIC_URL: base,
     });
-    await waitFor(() => server.stderr().includes('Embudo is serving on'), 'the server to start');
+    await serving(server);
   });
 
   afterAll(() => {
@@ -182,7 +203,7 @@ describe('npm start', () => {
 describe('LEGAL_CONTACT_EMAIL', () => {
   it('names the provider on legal pages no account address applies to, without the start-up warning', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'embudo-main-'));
-    const port = 40_000 + Math.floor(Math.random() * 1000);
+    const port = await freePort();
     const run = startServer(await bundle, {
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -191,7 +212,7 @@ describe('LEGAL_CONTACT_EMAIL', () => {
       LEGAL_CONTACT_EMAIL: 'privacidad@operador.example.com',
     });
     try {
-      await waitFor(() => run.stderr().includes('Embudo is serving on'), 'the server to start');
+      await serving(run);
       expect(run.stderr()).not.toContain('LEGAL_CONTACT_EMAIL');
       // A legal page of a link that names no account: the operator's address, in every place.
       const html = await (
