@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../apps/server/test/free-port';
 import { buildServerBundle, SERVER_NODE_FLAGS } from '../scripts/build-server';
 import { launchChromium } from './chromium';
 import { buildStudio } from './studio-session';
@@ -23,10 +24,13 @@ describe('Studio, end to end from the demo sign-in npm start prints', () => {
   let child: ChildProcess;
   let output = '';
   let browser: Browser | undefined;
-  const port = 41_000 + Math.floor(Math.random() * 1000);
-  const base = `http://127.0.0.1:${String(port)}`;
+  // A port the system gives: one picked at random can be a connection's own port of another test.
+  let port = 0;
+  let base = '';
 
   beforeAll(async () => {
+    port = await freePort();
+    base = `http://127.0.0.1:${String(port)}`;
     await buildStudio();
     dir = mkdtempSync(join(tmpdir(), 'embudo-studio-'));
     child = spawn(process.execPath, [...SERVER_NODE_FLAGS, await buildServerBundle()], {

@@ -7,6 +7,7 @@ import { buildServerBundle, SERVER_NODE_FLAGS } from '../../../scripts/build-ser
 import { loadConfig } from './config';
 import { migrate, openDatabase } from './db';
 import { createServices } from './services';
+import { freePort } from '../test/free-port';
 
 /**
  * Issue 16, item 1: one tenant's content must not be able to run the process out of memory. The real
@@ -50,8 +51,9 @@ describe('one tenant cannot run the server out of memory (the real process, SQLi
   let stderr = '';
   let exitCode: number | null | undefined;
   let apiKey = '';
-  const port = 41_000 + Math.floor(Math.random() * 1000);
-  const base = `http://127.0.0.1:${port}`;
+  // A port the system gives: one picked at random can be a connection's own port of another test.
+  let port = 0;
+  let base = '';
 
   const owner = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${base}/api/owner${path}`, {
@@ -66,6 +68,8 @@ describe('one tenant cannot run the server out of memory (the real process, SQLi
   };
 
   beforeAll(async () => {
+    port = await freePort();
+    base = `http://127.0.0.1:${port}`;
     dir = mkdtempSync(join(tmpdir(), 'embudo-memory-'));
     const url = `sqlite:${join(dir, 'e.db')}`;
     // The account exists before the server starts, as one made with `npm run embudo` would.
