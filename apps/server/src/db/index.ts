@@ -16,13 +16,12 @@ import { CurrentSchemaPostgresDialect } from './current-schema-introspector';
 import { dialectOf, type Dialect } from './dialect';
 import { migrationsFor } from './migrations';
 import { pipelinedBatches, type PlanInBatch } from './pipelined-batch';
-
-export type { PlanInBatch } from './pipelined-batch';
 import { allowDirectReads, preparedName, type StatementText } from './reusable-query';
 import { withStatementCache } from './sqlite-statements';
 import { sqliteWriteThread, type BatchWrite, type GuardedBatchWrite } from './sqlite-write-thread';
 import type { Database } from './schema';
 
+export type { PlanInBatch } from './pipelined-batch';
 export type Db = Kysely<Database>;
 
 export interface DatabaseHandle {

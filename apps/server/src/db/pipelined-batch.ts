@@ -21,7 +21,8 @@ const CHANGING = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
  * other's answers, on a connection of a pool made with `pipeline: true`. One round trip costs this
  * machine about 40 µs of CPU between Embudo and its backend (a wakeup on each side), and a batch made
  * a dozen of them. A batch whose statements are planned inside it (the analytics rollups, decision 25)
- * sends `begin` and its reads at once, plans from their answers, then sends the rest with `commit`.
+ * sends `begin` and its first statements (the inserts) at once, plans from their answers and its own
+ * reads behind them, then sends the rest with `commit`.
  *
  * Each statement keeps its own sync point, so each answers or fails on its own; once one fails, the
  * rest fail with it and the `commit` ends the transaction as a rollback. The batch then fails with the

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../../test/databases';
+import type { PlanInBatch } from '.';
+import type { StatementText } from './reusable-query';
 
 /** An account's insert, which stores nothing when its id is stored already. */
 const accountInsert = (database: TestDatabase, slug: string, name = slug) =>
@@ -72,16 +74,11 @@ describe.skipIf(!TEST_DIALECTS.includes('postgres'))('planned batch writes on po
 
   const account = (slug: string) => accountInsert(database, slug);
   const slugs = () => slugsIn(database);
-  const planned = (
-    statements: Parameters<NonNullable<TestDatabase['writeBatchPlanned']>>[0],
-    plan: Plan,
-    before?: number,
-  ) => {
+  const planned = (statements: readonly StatementText[], plan: PlanInBatch, before?: number) => {
     const { writeBatchPlanned } = database;
     if (writeBatchPlanned === undefined) throw new Error('PostgreSQL plans its batches');
     return writeBatchPlanned(statements, plan, before);
   };
-  type Plan = Parameters<NonNullable<TestDatabase['writeBatchPlanned']>>[1];
 
   it('plans from reads made inside the transaction, and runs the planned statements after the given ones', async () => {
     await database.writeBatch([account('p-1')]);

@@ -51,8 +51,8 @@ export interface EventWriterDeps {
 }
 
 /** Tables whose new rows the analytics rollups count: their inserts are guarded on SQLite. */
-const COUNTED: ReadonlySet<EventTable> = new Set<CountedTable>(['pageSessions', 'videoRecords', 'actions']);
 type CountedTable = 'pageSessions' | 'videoRecords' | 'actions';
+const COUNTED: ReadonlySet<EventTable> = new Set<CountedTable>(['pageSessions', 'videoRecords', 'actions']);
 const isCounted = (table: EventTable): table is CountedTable => COUNTED.has(table);
 
 /** Nothing known to be stored: the guarded plan's assumption, which the write thread checks. */
@@ -166,7 +166,7 @@ export function createEventWriter(
         continue;
       }
       const places = events.appendInserts(statements, table, rows);
-      if (guards === null || !COUNTED.has(table)) continue;
+      if (guards === null || !isCounted(table)) continue;
       if (places === null) {
         guards = null;
         continue;
