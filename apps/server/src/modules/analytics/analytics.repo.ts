@@ -31,8 +31,8 @@ type Executor = Kysely<Database>;
 const REBUILD_KEY = 'analytics_rebuild';
 
 /** What a batch changed: state rows to write whole, aggregate deltas to add. */
+/** What a batch writes: its lead–page state rows and aggregate deltas (a session's state is derived, decision 40). */
 export interface RollupChanges {
-  sessions: readonly SessionState[];
   leadPages: readonly LeadPageState[];
   deltas: readonly AggregateRow[];
 }
@@ -44,24 +44,6 @@ export interface RawPage<Row> {
 }
 
 const Seconds = z.array(z.tuple([z.number(), z.number()]).readonly());
-const SessionStateRow = z.object({
-  sessionId: z.string(),
-  pageId: z.string(),
-  leadId: z.string(),
-  funnelId: z.string(),
-  day: z.number().int(),
-  endReason: z.string().nullable(),
-  passes: z.array(
-    z.object({
-      viewFrom: z.number(),
-      viewTo: z.number(),
-      spans: z.array(z.object({ from: z.number(), to: z.number() })),
-      played: Seconds,
-    }),
-  ),
-  secondsPlayed: z.number().int(),
-  completed: z.boolean(),
-}) satisfies z.ZodType<SessionState>;
 const LeadPageStateRow = z.object({
   leadId: z.string(),
   pageId: z.string(),
@@ -130,12 +112,6 @@ const ADDED_WRITES = new Map<AddedKind, TableWrite>(
   }),
 );
 
-const SESSIONS_WRITE: TableWrite = {
-  table: 'analyticsSessions',
-  columns: ['sessionId', 'pageId', 'leadId', 'state'],
-  keys: ['sessionId'],
-  set: [['state', 'excluded."state"']],
-};
 const LEAD_PAGES_WRITE: TableWrite = {
   table: 'analyticsLeadPages',
   columns: ['leadId', 'pageId', 'state'],
@@ -213,24 +189,42 @@ function singleRowText(spec: TableWrite): string {
 function combinedUpsert(
   writes: readonly { spec: TableWrite; rows: readonly (readonly unknown[])[] }[],
 ): StatementText {
-  const parameters: unknown[] = [];
-  const parts = writes.map(({ spec, rows }, index) => {
+  const parameters: string[] = [];
+  let tables = '';
+  for (const { spec, rows } of writes) {
     parameters.push(JSON.stringify(rows));
-    const values = spec.columns.map((column, at) => {
-      const type = TEXT_COLUMNS.has(column)
-        ? 'text'
-        : column === 'maxDuration'
-          ? 'double precision'
-          : 'bigint';
-      return `cast(e->>${at} as ${type})`;
+    tables += `${spec.table}\u0000`;
+  }
+  // The text is made once per set of tables: building and hashing it anew cost each batch about a
+  // microsecond an event (docs/performance.md).
+  let sql = combinedTexts.get(tables);
+  if (sql === undefined) {
+    const parts = writes.map(({ spec }, index) => {
+      // A state row's JSON is an object inside the parameter's, not a string: one encoding, not two.
+      // Read as `json`, which keeps the text as sent, it is stored as JSON.stringify wrote it.
+      const holdsState = spec.columns.includes('state');
+      const values = spec.columns.map((column, at) => {
+        if (column === 'state') return `cast(e->${at} as text)`;
+        const type = TEXT_COLUMNS.has(column)
+          ? 'text'
+          : column === 'maxDuration'
+            ? 'double precision'
+            : 'bigint';
+        return `cast(e->>${at} as ${type})`;
+      });
+      const json = holdsState ? 'json' : 'jsonb';
+      return (
+        `w${index} as (${insertHead(spec)}select ${values.join(', ')} ` +
+        `from ${json}_array_elements(cast($${index + 1} as ${json})) as e${conflictTail(spec)})`
+      );
     });
-    return (
-      `w${index} as (${insertHead(spec)}select ${values.join(', ')} ` +
-      `from jsonb_array_elements(cast($${parameters.length} as jsonb)) as e${conflictTail(spec)})`
-    );
-  });
-  return { sql: prepared(`with ${parts.join(', ')} select 1`), parameters };
+    sql = prepared(`with ${parts.join(', ')} select 1`);
+    combinedTexts.set(tables, sql);
+  }
+  return { sql, parameters };
 }
+/** combinedUpsert's statements, by the tables they write (each table has one TableWrite per dialect). */
+const combinedTexts = new Map<string, string>();
 
 /** A page session's columns as the rollups take it (`SessionInput`). */
 const SESSION_INPUT = [
@@ -253,7 +247,10 @@ export interface StoredIds {
 export interface StoredSession extends SessionInput {
   endAt: number | null;
   endInferred: boolean;
+  /** Derived from `records` when a batch first needs it (decision 40), then kept in memory. */
   state: SessionState | undefined;
+  /** The session's stored video records, as read; none once its state is derived. */
+  records?: readonly VideoRecordInput[];
 }
 
 /** Some leads' raw rows as the rollups take them (a rebuild's page of leads, an erased lead). */
@@ -315,14 +312,27 @@ function compileReads(dialect: Dialect) {
           .selectFrom('pageSessions')
           // A session of a deleted page counts nowhere: its page's rollups went with the page.
           .innerJoin('pages', 'pages.id', 'pageSessions.pageId')
-          .leftJoin('analyticsSessions', 'analyticsSessions.sessionId', 'pageSessions.id')
-          .select([
-            ...SESSION_INPUT,
-            'pageSessions.endAt',
-            'pageSessions.endInferred',
-            'analyticsSessions.state',
-          ])
+          .select([...SESSION_INPUT, 'pageSessions.endAt', 'pageSessions.endInferred'])
           .where(list('pageSessions.id', v.ids)),
+      eachRun,
+    ),
+    // Through `video_records_session`: what a session's state is derived from (decision 40).
+    sessionRecords: reusableRead(
+      ['ids'],
+      (db, v) =>
+        db
+          .selectFrom('videoRecords')
+          .select([
+            'videoRecords.id',
+            'videoRecords.pageSessionId',
+            'videoRecords.leadId',
+            'videoRecords.startViewTime',
+            'videoRecords.endViewTime',
+            'videoRecords.startTimeVideo',
+            'videoRecords.endTimeVideo',
+            'videoRecords.details',
+          ])
+          .where(list('videoRecords.pageSessionId', v.ids)),
       eachRun,
     ),
     leads: reusableRead(
@@ -353,17 +363,19 @@ export function createAnalyticsRepo(dialect: Dialect) {
    * The statements that write state rows (whole) and add aggregate deltas to their rows: on SQLite one
    * per row, each text prepared once by the write thread; on PostgreSQL one for everything.
    */
+  /**
+   * A state row's `state` as a statement takes it: its JSON text on SQLite; on PostgreSQL the object
+   * itself, written into the combined statement's JSON once (combinedUpsert).
+   */
+  const stateValue = (state: LeadPageState): unknown =>
+    dialect === 'postgres' ? state : JSON.stringify(state);
+
   function writeStatements(outcome: RollupChanges): StatementText[] {
     const writes: { spec: TableWrite; rows: (readonly unknown[])[] }[] = [];
-    if (outcome.sessions.length > 0)
-      writes.push({
-        spec: SESSIONS_WRITE,
-        rows: outcome.sessions.map((s) => [s.sessionId, s.pageId, s.leadId, JSON.stringify(s)]),
-      });
     if (outcome.leadPages.length > 0)
       writes.push({
         spec: LEAD_PAGES_WRITE,
-        rows: outcome.leadPages.map((s) => [s.leadId, s.pageId, JSON.stringify(s)]),
+        rows: outcome.leadPages.map((s) => [s.leadId, s.pageId, stateValue(s)]),
       });
     const byKind = new Map<AggregateRow['table'], AggregateRow[]>();
     for (const row of outcome.deltas) {
@@ -423,14 +435,29 @@ export function createAnalyticsRepo(dialect: Dialect) {
       return found;
     },
 
-    /** Stored page sessions as the rollups take them, with their state rows where there are some. */
+    /**
+     * Stored page sessions as the rollups take them, each with its stored video records, from which
+     * its state is derived (decision 40).
+     */
     async storedSessions(db: Executor, ids: Iterable<string>): Promise<StoredSession[]> {
       const text = json(ids);
       if (text === '[]') return [];
-      return (await reads.sessions(db, { ids: text })).map(({ state, endInferred, ...row }) => ({
+      const [sessions, records] = await Promise.all([
+        reads.sessions(db, { ids: text }),
+        reads.sessionRecords(db, { ids: text }),
+      ]);
+      const bySession = new Map<string, VideoRecordInput[]>();
+      for (const { details, ...row } of records) {
+        const record = { ...row, ...videoRecordDetails(details) };
+        const list = bySession.get(row.pageSessionId);
+        if (list === undefined) bySession.set(row.pageSessionId, [record]);
+        else list.push(record);
+      }
+      return sessions.map(({ endInferred, ...row }) => ({
         ...row,
         endInferred: endInferred === 1,
-        state: state === null ? undefined : readJson(SessionStateRow, state),
+        state: undefined,
+        records: bySession.get(row.id) ?? [],
       }));
     },
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../../../test/databases';
 import type { DayRange, PageNumbers, RawRows } from './analytics-types';
@@ -12,6 +12,7 @@ import { createDatabaseRollups } from './database-rollups';
 import { arrivalOf, eventsOf, rawRowsArbitrary } from './raw-streams';
 import { referenceFunnelNumbers, referencePageNumbers } from './reference';
 import { sessionsAndLeadsOf, type RawEvent } from './rollup-batch';
+import type { Database } from '../../db/schema';
 
 /**
  * The rollups as the database keeps them (migration 0010, decision 25), on SQLite and PostgreSQL:
@@ -191,6 +192,72 @@ async function storeEventRows(database: TestDatabase, rows: RawRows, p: string):
   }
 }
 
+/**
+ * A batch's rows stored as the event writer stores them, in the transaction that keeps their rollups
+ * and after its plan (on SQLite the writer plans first): a stored session's state is derived from its
+ * stored records and real end (decision 40), so what is stored is what was counted.
+ */
+async function storeBatch(trx: Kysely<Database>, batch: readonly RawEvent[], p: string): Promise<void> {
+  const end = (id: string, endReason: string) =>
+    trx
+      .updateTable('pageSessions')
+      .set({ endReason, endAt: 1, endInferred: 0 })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('endAt', 'is', null), eb('endInferred', '=', 1)]))
+      .execute();
+  for (const event of batch) {
+    if (event.kind === 'session' && event.row.endReason !== null)
+      await end(event.row.id, event.row.endReason);
+    else if (event.kind === 'sessionEnd') await end(event.sessionId, event.endReason);
+    else if (event.kind === 'videoRecord') {
+      const r = event.row;
+      await trx
+        .insertInto('videoRecords')
+        .values({
+          id: r.id,
+          pageSessionId: r.pageSessionId,
+          leadId: r.leadId,
+          startViewTime: r.startViewTime,
+          endViewTime: r.endViewTime,
+          startTimeVideo: r.startTimeVideo,
+          endTimeVideo: r.endTimeVideo,
+          details: JSON.stringify({ state: r.state, videoDuration: r.videoDuration, reproductionTime: 0 }),
+          receivedAt: r.startViewTime,
+        })
+        .execute();
+    } else if (event.kind === 'action') {
+      const a = event.row;
+      await trx
+        .insertInto('actions')
+        .values({
+          id: a.id,
+          pageSessionId: a.pageSessionId,
+          leadId: a.leadId,
+          action: a.action,
+          occurredAt: a.receivedAt,
+          details: '{}',
+          receivedAt: a.receivedAt,
+        })
+        .execute();
+    } else if (event.kind === 'conversion') {
+      const c = event.row;
+      await trx
+        .insertInto('conversions')
+        .values({
+          id: c.id,
+          accountId: `${p}account`,
+          funnelId: c.funnelId,
+          leadId: c.leadId,
+          pageId: c.pageId,
+          kind: c.kind,
+          details: '{}',
+          createdAt: c.createdAt,
+        })
+        .execute();
+    }
+  }
+}
+
 /** Each row once (the writer stores a retried event once), in batches of the sizes given. */
 function batchesOf(events: RawEvent[], sizes: number[]): RawEvent[][] {
   const seen = new Set<string>();
@@ -241,7 +308,10 @@ describe.each(TEST_DIALECTS)('analytics rollups in the database on %s', (dialect
           const rows = prefixed(stream.rows, p);
           await storeBaseRows(database, rows, p);
           for (const batch of batchesOf(eventsOf(rows, arrival), sizes))
-            await rollups.ingest(batch, () => stream.dayOf);
+            await database.db.transaction().execute(async (trx) => {
+              await rollups.apply(trx, batch, () => stream.dayOf);
+              await storeBatch(trx, batch, p);
+            });
           const ranges: DayRange[] = [
             stream.range,
             { from: stream.range.from, to: stream.range.from },
@@ -325,11 +395,13 @@ describe.each(TEST_DIALECTS)('analytics rollups in the database on %s', (dialect
               await database.db.transaction().execute(async (trx) => {
                 for (const { sql, parameters } of again)
                   await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+                await storeBatch(trx, batch, p);
               });
             } else {
               await database.db.transaction().execute(async (trx) => {
                 for (const { sql, parameters } of statements)
                   await trx.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+                await storeBatch(trx, batch, p);
               });
             }
             rollups.committed();
@@ -431,9 +503,11 @@ describe.each(TEST_DIALECTS)('analytics rollups in the database on %s', (dialect
           const p = `erase${String(run++)}x${Math.random().toString(36).slice(2, 8)}-`;
           const rows = prefixed(stream.rows, p);
           await storeBaseRows(database, rows, p);
-          await storeEventRows(database, rows, p);
           for (const batch of batchesOf(eventsOf(rows, arrival), sizes))
-            await rollups.ingest(batch, () => stream.dayOf);
+            await database.db.transaction().execute(async (trx) => {
+              await rollups.apply(trx, batch, () => stream.dayOf);
+              await storeBatch(trx, batch, p);
+            });
           // The lead repository's own erasure, with the rollups' part in its transaction.
           const gone = new Set(erased.map((id) => p + id));
           for (const id of gone) await leadRepo.delete(id, (trx) => rollups.erase(trx, id));

@@ -15,7 +15,7 @@ import {
   type DayOfLead,
   type RawEvent,
 } from './rollup-batch';
-import { recordMeta } from './rollup-core';
+import { applySession, applyVideoRecord, recordMeta } from './rollup-core';
 import {
   addDeltas,
   negated,
@@ -138,6 +138,33 @@ function daysOf(zone: string): DayOf {
 }
 
 /**
+ * A stored session's state as its stored records made it (decision 40): every stored record of a
+ * stored session was counted when it was stored, in its batch's transaction, and a real end (not one
+ * the sweep inferred) was counted with its batch. The order does not matter (decision 25); `fresh`
+ * records are the running batch's own, which it counts itself.
+ */
+function derivedState(
+  stored: StoredSession,
+  dayOf: DayOf,
+  fresh: ReadonlySet<string> | undefined,
+): SessionState {
+  const { id, leadId, funnelId, pageId, startAt } = stored;
+  const endReason = stored.endInferred ? null : stored.endReason;
+  // The lead–page state and the deltas made on the way are thrown away: only the session's is kept.
+  const lead = { leadId, funnelId, entryDay: 0 };
+  let { session, leadPage } = applySession(
+    { lead, leadPage: undefined, session: undefined },
+    { id, leadId, funnelId, pageId, startAt, endReason },
+    dayOf,
+  );
+  for (const record of stored.records ?? []) {
+    if (fresh?.has(record.id) === true) continue;
+    ({ session, leadPage } = applyVideoRecord({ session, leadPage }, record));
+  }
+  return session;
+}
+
+/**
  * The rollups kept in the database (decision 25): a batch of new raw rows loads the state rows it
  * touches, runs the batch applier over them and writes what changed; answers assemble the aggregate
  * rows of one page or funnel. Every path that changes the rollups holds the rollup lock from its reads
@@ -237,8 +264,15 @@ export function createDatabaseRollups({
     given: readonly RawEvent[],
     loaded: LoadedStates,
     dayOfLead?: DayOfLead,
-    /** The writer's batch: its new sessions as stored, and the real ends it sets. */
-    written?: { sessions: readonly StoredSession[]; ends: ReadonlyMap<string, number> },
+    /**
+     * The writer's batch: its new sessions as stored, the real ends it sets, and the ids of the new
+     * video records it stored already (PostgreSQL's inserts go first), which a derived state leaves out.
+     */
+    written?: {
+      sessions: readonly StoredSession[];
+      ends: ReadonlyMap<string, number>;
+      fresh?: ReadonlySet<string>;
+    },
     /** Where the aggregate deltas go instead of the statements, summed by key (a rebuild's). */
     summed?: Map<string, AggregateRow>,
   ): Promise<StatementText[]> {
@@ -263,26 +297,37 @@ export function createDatabaseRollups({
               : null;
       return sessionId === null || startedHere.has(sessionId) || loaded.sessions.has(sessionId);
     });
+    const zoneDays: DayOfLead = (leadId) => daysOf(loaded.leads.get(leadId)?.timeZone ?? 'UTC');
+    const dayOf = dayOfLead ?? zoneDays;
     const sessions = new Map<string, SessionState>();
-    const earlier: RawEvent[] = [];
+    const toDerive: StoredSession[] = [];
     for (const id of named) {
       const stored = loaded.sessions.get(id);
       if (stored === undefined) continue;
       if (stored.state !== undefined) sessions.set(id, stored.state);
-      else if (!startedHere.has(id)) {
-        const { id: sessionId, leadId, funnelId, pageId, startAt, endReason } = stored;
-        earlier.push({
-          kind: 'session',
-          row: { id: sessionId, leadId, funnelId, pageId, startAt, endReason },
-        });
+      else if (!startedHere.has(id)) toDerive.push(stored);
+    }
+    if (toDerive.length > 0) {
+      // A stored session's state is what its stored records made of it (decision 40): its day
+      // needs its lead's time zone.
+      await load(
+        reader,
+        [],
+        toDerive.map((stored) => stored.leadId),
+        loaded,
+      );
+      for (const stored of toDerive) {
+        const state = derivedState(stored, dayOf(stored.leadId), written?.fresh);
+        sessions.set(stored.id, state);
+        loaded.sessions.set(stored.id, { ...stored, state, records: undefined });
       }
     }
-    const events = [...earlier, ...counted];
+    const events = counted;
     const { leadIds } = sessionsAndLeadsOf(events);
     const pairs = leadPagesOf(events, sessions);
-    await load(reader, [], [...leadIds, ...pairs.map((pair) => pair.leadId)], loaded);
-    const zoneDays: DayOfLead = (leadId) => daysOf(loaded.leads.get(leadId)?.timeZone ?? 'UTC');
-    const dayOf = dayOfLead ?? zoneDays;
+    const leadsToLoad = new Set(leadIds);
+    for (const pair of pairs) leadsToLoad.add(pair.leadId);
+    await load(reader, [], leadsToLoad, loaded);
     // A lead arriving in this batch is new to the rollups even though its row is stored already.
     const arriving = new Set(events.flatMap((event) => (event.kind === 'lead' ? [event.row.id] : [])));
     const leads = new Map<string, LeadState>();
@@ -302,26 +347,39 @@ export function createDatabaseRollups({
       const generation = cache.generation();
       staged = () => {
         if (cache.generation() !== generation) return;
-        // What the cache gave and the batch did not change stays as it is.
-        const states = new Map(outcome.sessions.map((state) => [state.sessionId, state]));
-        for (const stored of [...loaded.sessions.values(), ...written.sessions]) {
+        // What the cache gave and the batch did not change stays as it is. Loops rather than spreads
+        // of arrays that are sometimes empty (rollup-ingest.ts's planFor says why).
+        const states = new Map<string, SessionState>();
+        for (const state of outcome.sessions) states.set(state.sessionId, state);
+        const keep = (stored: StoredSession): void => {
           const endAt = written.ends.get(stored.id);
-          const state = states.get(stored.id);
-          if (endAt === undefined && state === undefined && cache.holds(stored)) continue;
+          const state = states.get(stored.id) ?? stored.state;
+          // A session read but not needed (a retried record's) was not derived: it is read again.
+          if (state === undefined) return;
+          if (endAt === undefined && state === stored.state && cache.holds(stored)) return;
           cache.setSession({
-            ...stored,
-            ...(endAt === undefined ? {} : { endAt, endInferred: false }),
-            state: state ?? stored.state,
+            id: stored.id,
+            leadId: stored.leadId,
+            funnelId: stored.funnelId,
+            pageId: stored.pageId,
+            startAt: stored.startAt,
+            endReason: stored.endReason,
+            endAt: endAt ?? stored.endAt,
+            endInferred: endAt === undefined ? stored.endInferred : false,
+            state,
           });
-        }
-        const changed = new Set(outcome.leadPages.map((state) => state.leadId));
+        };
+        for (const stored of loaded.sessions.values()) keep(stored);
+        for (const stored of written.sessions) keep(stored);
+        const changed = new Set<string>();
+        for (const state of outcome.leadPages) changed.add(state.leadId);
         const byLead = new Map<string, Map<string, LeadPageState>>();
         for (const id of loaded.leadsAsked)
           if (changed.has(id) || !cache.holdsLead(id)) byLead.set(id, new Map());
-        for (const state of [...loaded.leadPages.values(), ...outcome.leadPages])
-          byLead.get(state.leadId)?.set(state.pageId, state);
+        for (const state of loaded.leadPages.values()) byLead.get(state.leadId)?.set(state.pageId, state);
+        for (const state of outcome.leadPages) byLead.get(state.leadId)?.set(state.pageId, state);
         for (const [leadId, pages] of byLead)
-          cache.setLead(leadId, { row: loaded.leads.get(leadId), pages: [...pages.values()] });
+          cache.setLead(leadId, { row: loaded.leads.get(leadId), pages: Array.from(pages.values()) });
       };
     }
     if (summed === undefined) return analytics.writeStatements(outcome);
@@ -362,7 +420,7 @@ export function createDatabaseRollups({
   async function writeSummed(trx: Kysely<Database>, summed: Map<string, AggregateRow>): Promise<void> {
     const deltas = summedDeltas(summed);
     summed.clear();
-    await runStatements(trx, analytics.writeStatements({ sessions: [], leadPages: [], deltas }));
+    await runStatements(trx, analytics.writeStatements({ leadPages: [], deltas }));
   }
 
   /**
@@ -398,7 +456,7 @@ export function createDatabaseRollups({
       () => dayOf,
     ).deltas;
     const taken = added.flatMap((row) => (row.table === 'pageMeta' ? [] : [negated(row)]));
-    await runStatements(trx, analytics.writeStatements({ sessions: [], leadPages: [], deltas: taken }));
+    await runStatements(trx, analytics.writeStatements({ leadPages: [], deltas: taken }));
     const pageIds = new Set<string>();
     const funnelIds = new Set<string>();
     for (const row of taken) {

@@ -3,7 +3,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Db } from '../../db';
 import type { StatementText } from '../../db/reusable-query';
 import type { Database } from '../../db/schema';
-import type { AnalyticsRepo, StoredIds } from './analytics.repo';
+import type { AnalyticsRepo, StoredIds, StoredSession } from './analytics.repo';
 import type { DatabaseRollups } from './database-rollups';
 import type { RawEvent } from './rollup-batch';
 import type { RollupLock } from './rollup-lock';
@@ -148,15 +148,12 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
           leadId: session.leadId,
           open: (session.endAt ?? null) === null || session.endInferred === 1,
         });
-      const ends: RawEvent[] = [];
-      for (const end of batch.ends) {
-        const session = endOpen.get(end.id);
-        if (session?.open !== true || session.leadId !== end.leadId) continue;
-        session.open = false;
-        ends.push({ kind: 'sessionEnd', sessionId: end.id, endReason: end.endReason });
-      }
-      const events: RawEvent[] = [
-        ...sessions.map((row): RawEvent => ({
+      // Built with loops, not spreads of mapped arrays: a batch's arrays are sometimes empty, and an
+      // empty array's elements kind differs from a full one's, which made V8 throw away this
+      // function's optimized code again and again under load (docs/performance.md).
+      const events: RawEvent[] = [];
+      for (const row of sessions)
+        events.push({
           kind: 'session',
           row: {
             id: row.id,
@@ -166,8 +163,10 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
             startAt: row.startAt,
             endReason: row.endReason ?? null,
           },
-        })),
-        ...records.map((row): RawEvent => ({
+        });
+      for (const row of records) {
+        const { state, videoDuration } = videoRecordDetails(row.details);
+        events.push({
           kind: 'videoRecord',
           row: {
             id: row.id,
@@ -177,10 +176,13 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
             endViewTime: row.endViewTime,
             startTimeVideo: row.startTimeVideo,
             endTimeVideo: row.endTimeVideo,
-            ...videoRecordDetails(row.details),
+            state,
+            videoDuration,
           },
-        })),
-        ...actions.map((row): RawEvent => ({
+        });
+      }
+      for (const row of actions)
+        events.push({
           kind: 'action',
           row: {
             id: row.id,
@@ -189,16 +191,19 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
             action: row.action,
             receivedAt: row.receivedAt,
           },
-        })),
-        ...ends,
-      ];
-      if (events.length === 0) return [];
+        });
       const realEnds = new Map<string, number>();
-      for (const end of batch.ends)
-        if (ends.some((event) => event.kind === 'sessionEnd' && event.sessionId === end.id))
-          realEnds.set(end.id, end.endAt);
-      return rollups.planLoaded(reader, events, loaded, undefined, {
-        sessions: sessions.map((row) => ({
+      for (const end of batch.ends) {
+        const session = endOpen.get(end.id);
+        if (session?.open !== true || session.leadId !== end.leadId) continue;
+        session.open = false;
+        events.push({ kind: 'sessionEnd', sessionId: end.id, endReason: end.endReason });
+        realEnds.set(end.id, end.endAt);
+      }
+      if (events.length === 0) return [];
+      const started: StoredSession[] = [];
+      for (const row of sessions)
+        started.push({
           id: row.id,
           leadId: row.leadId,
           funnelId: row.funnelId,
@@ -208,8 +213,15 @@ export function createRollupIngest({ db, analytics, rollups, lock }: RollupInges
           endAt: row.endAt ?? null,
           endInferred: row.endInferred === 1,
           state: undefined,
-        })),
+        });
+      // On PostgreSQL the new records are stored already: a state derived from its session's
+      // records must not count them twice (decision 40).
+      const fresh = new Set<string>();
+      for (const row of records) fresh.add(row.id);
+      return rollups.planLoaded(reader, events, loaded, undefined, {
+        sessions: started,
         ends: realEnds,
+        fresh,
       });
     },
 

@@ -414,9 +414,73 @@ export function isNeutralRow(row: AggregateRow): boolean {
 
 /** Adds rows into `byKey`, each merged into the row of its key. */
 export function addDeltas(byKey: Map<string, AggregateRow>, rows: Iterable<AggregateRow>): void {
+  let made = sumsMade.get(byKey);
   for (const row of rows) {
     const existing = byKey.get(row.key);
-    byKey.set(row.key, existing === undefined ? row : combineRows(existing, row));
+    if (existing === undefined) byKey.set(row.key, row);
+    else if (made?.has(existing) === true) addInto(existing, row);
+    else {
+      const sum = combineRows(existing, row);
+      if (made === undefined) sumsMade.set(byKey, (made = new WeakSet()));
+      made.add(sum);
+      byKey.set(row.key, sum);
+    }
+  }
+}
+
+/**
+ * The rows addDeltas made for each map: no one else holds them, so a third row of their key is
+ * added in place. A batch adds dozens of rows to one page's day; a new object for each cost about a
+ * microsecond an event (docs/performance.md).
+ */
+const sumsMade = new WeakMap<Map<string, AggregateRow>, WeakSet<AggregateRow>>();
+
+/** combineRows, into `row` itself. */
+function addInto(row: AggregateRow, other: AggregateRow): void {
+  if (row.table !== other.table) mismatch(row, other);
+  switch (row.table) {
+    case 'reach':
+    case 'views':
+      row.delta += (other as ReachRow | ViewsRow).delta;
+      return;
+    case 'pageDays': {
+      const add = other as PageDayRow;
+      row.sessions += add.sessions;
+      row.plays += add.plays;
+      row.secondsPlayed += add.secondsPlayed;
+      row.clicks += add.clicks;
+      row.conversions += add.conversions;
+      return;
+    }
+    case 'pageLeads':
+      row.leads += (other as PageLeadsRow).leads;
+      return;
+    case 'furthest': {
+      const add = other as FurthestRow;
+      row.leads += add.leads;
+      row.converted += add.converted;
+      return;
+    }
+    case 'steps': {
+      const add = other as StepRow;
+      row.reached += add.reached;
+      row.completed += add.completed;
+      row.clicked += add.clicked;
+      row.converted += add.converted;
+      return;
+    }
+    case 'funnelDays': {
+      const add = other as FunnelDayRow;
+      row.entered += add.entered;
+      row.conversions += add.conversions;
+      return;
+    }
+    case 'pageMeta': {
+      const add = other as PageMetaRow;
+      row.maxDuration = Math.max(row.maxDuration, add.maxDuration);
+      row.maxPlayedSecond = Math.max(row.maxPlayedSecond, add.maxPlayedSecond);
+      return;
+    }
   }
 }
 
