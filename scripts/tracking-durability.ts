@@ -18,7 +18,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Dialect } from '../apps/server/src/db/dialect';
-import { eventId } from '../apps/server/src/lib/event-ids';
+import { sessionEventId } from '../apps/server/src/lib/event-ids';
 import { countStored, prepareDatabase, seedDemoLeads } from './lib/scratch-database';
 import {
   killAll,
@@ -77,6 +77,7 @@ export interface DurabilityResult {
 }
 
 interface Acknowledged {
+  sessionId: string;
   leadId: string;
   kind: 'video' | 'action';
   clientEventId: string;
@@ -117,7 +118,8 @@ export async function runDurability(options: DurabilityOptions = {}): Promise<Du
         const kind = seq % 2 === 0 ? 'video' : 'action';
         const clientEventId = `${runTag}-${client}-${seq}`;
         const answer = await send(first.url, kind, session, clientEventId, seq);
-        if (answer === 'acknowledged') acknowledged.push({ leadId: session.leadId, kind, clientEventId });
+        if (answer === 'acknowledged')
+          acknowledged.push({ sessionId: session.sessionId, leadId: session.leadId, kind, clientEventId });
         else counts[answer] += 1;
       }
     });
@@ -142,7 +144,10 @@ export async function runDurability(options: DurabilityOptions = {}): Promise<Du
 
     const check = await countStored(
       target.url,
-      acknowledged.map((a) => ({ kind: a.kind, id: eventId(a.leadId, a.kind, a.clientEventId) })),
+      acknowledged.map((a) => ({
+        kind: a.kind,
+        id: sessionEventId(a.sessionId, a.leadId, a.kind, a.clientEventId),
+      })),
     );
     const result: DurabilityResult = {
       dialect: target.dialect,

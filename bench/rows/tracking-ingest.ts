@@ -10,7 +10,7 @@
  * database and looks every one of them up.
  */
 import { randomBytes } from 'node:crypto';
-import { eventId } from '../../apps/server/src/lib/event-ids';
+import { sessionEventId } from '../../apps/server/src/lib/event-ids';
 import { countStored, type AcknowledgedEvent } from '../../scripts/lib/scratch-database';
 import {
   killServer,
@@ -110,7 +110,8 @@ export function visitRequests(leads: readonly BenchLead[], log: AckLog): LoadReq
         const c = ctx(context);
         const sentId = c.eventId ?? '';
         const leadId = c.lead?.leadId ?? '';
-        if (acknowledged(status, body)) log.ack(kind, () => eventId(leadId, kind, sentId));
+        const session = c.session ?? '';
+        if (acknowledged(status, body)) log.ack(kind, () => sessionEventId(session, leadId, kind, sentId));
         else log.notAcknowledged += 1;
       },
     }) satisfies LoadRequest;

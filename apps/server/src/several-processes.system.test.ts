@@ -5,7 +5,7 @@ import { DEV_BASE_DOMAINS } from '@embudo/contracts';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from './db';
-import { eventId } from './lib/event-ids';
+import { sessionEventId } from './lib/event-ids';
 import { ServerEvent } from './modules/pixel/meta-capi';
 import { createServices } from './services';
 import { startCaddyProxy, type CaddyProxy } from '../test/caddy-proxy';
@@ -193,7 +193,12 @@ describe.runIf(DATABASE_URL && REDIS_URL)('two server processes behind Caddy', (
     for (const [i, lead] of demoLeads.entries())
       sessions.push({ ...lead, sessionId: await startSession(proxy, lead.token, address(200, i)) });
 
-    const acknowledged: { leadId: string; kind: 'video' | 'action'; clientEventId: string }[] = [];
+    const acknowledged: {
+      sessionId: string;
+      leadId: string;
+      kind: 'video' | 'action';
+      clientEventId: string;
+    }[] = [];
     const other = { unanswered: 0, otherStatus: 0, refused: 0 };
     let stop = false;
     const load = Array.from({ length: 24 }, async (_, client) => {
@@ -202,7 +207,8 @@ describe.runIf(DATABASE_URL && REDIS_URL)('two server processes behind Caddy', (
         const kind = seq % 2 === 0 ? 'video' : 'action';
         const clientEventId = `${runTag}-${String(client)}-${String(seq)}`;
         const answer = await send(proxy, kind, session, clientEventId, seq, address(client, seq));
-        if (answer === 'acknowledged') acknowledged.push({ leadId: session.leadId, kind, clientEventId });
+        if (answer === 'acknowledged')
+          acknowledged.push({ sessionId: session.sessionId, leadId: session.leadId, kind, clientEventId });
         else other[answer] += 1;
       }
     });
@@ -225,7 +231,10 @@ describe.runIf(DATABASE_URL && REDIS_URL)('two server processes behind Caddy', (
 
     const check = await countStored(
       database.url,
-      acknowledged.map((a) => ({ kind: a.kind, id: eventId(a.leadId, a.kind, a.clientEventId) })),
+      acknowledged.map((a) => ({
+        kind: a.kind,
+        id: sessionEventId(a.sessionId, a.leadId, a.kind, a.clientEventId),
+      })),
     );
     const report =
       `acknowledged ${String(acknowledged.length)} (${String(beforeKill)} before the kill, ` +

@@ -4,7 +4,7 @@ import { buildApp, type App } from '../app';
 import { loadConfig } from '../config';
 import { hashToken } from '../lib/tokens';
 import { seedDemo } from '../modules/demo/demo.seed';
-import { eventId } from '../lib/event-ids';
+import { sessionEventId } from '../lib/event-ids';
 import { createTestDatabase, type TestDatabase } from '../../test/databases';
 import { freePort } from '../../test/free-port';
 import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy';
@@ -127,7 +127,7 @@ describe.skipIf(!DATABASE)('PostgreSQL stopped while the server runs, then start
   }, 60_000);
 
   it('lost no acknowledged record', async () => {
-    const ids = acknowledged.map((id) => eventId(leadId, 'video', id));
+    const ids = acknowledged.map((id) => sessionEventId(session, leadId, 'video', id));
     const stored = await direct.db.selectFrom('videoRecords').select('id').where('id', 'in', ids).execute();
     expect(acknowledged.length).toBeGreaterThanOrEqual(40);
     expect(stored.length).toBe(ids.length);

@@ -6,7 +6,7 @@ import { formatResult, runDurability } from '../../../../../scripts/tracking-dur
  * Every event that got a 2xx survives a crash (architecture §5.9: the answer is sent only after the event's
  * transaction committed). The real server process takes a tracking load from 50 clients, is killed
  * with SIGKILL in the middle of it, and is started again on the same database; every acknowledged
- * event is then looked up by the id the server derives from (lead, kind, eventId).
+ * event is then looked up by the id the server derives from (session, lead, kind, eventId).
  * The same procedure runs by hand: npx tsx scripts/tracking-durability.ts.
  */
 describe.each(TEST_DIALECTS)('tracking durability on %s', (dialect) => {

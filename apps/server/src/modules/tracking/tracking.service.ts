@@ -13,7 +13,7 @@ import {
 } from '@embudo/contracts';
 import { randomUUID } from 'node:crypto';
 import { hashToken } from '../../lib/tokens';
-import { eventId } from '../../lib/event-ids';
+import { pageSessionId, sessionEventId } from '../../lib/event-ids';
 import type { EventWriter } from './event-writer';
 import {
   refusalOf,
@@ -146,7 +146,16 @@ export function createTrackingService({ writer, progress, tracking, now = Date.n
       if (await progress.trackingClosed(lead.leadId, lead.page.id, lead.page.buttonAction))
         return { ...CLOSED, data: null };
       const at = now();
-      const id = eventId(lead.leadId, 'session', input.eventId ?? randomUUID());
+      // The client's start time when it sent its own event id (a retry sends both again); the
+      // server's when there is nothing to retry by (decision 41).
+      const id =
+        input.eventId === undefined
+          ? pageSessionId(lead.leadId, randomUUID(), at)
+          : pageSessionId(
+              lead.leadId,
+              input.eventId,
+              input.start === undefined ? undefined : toMs(input.start),
+            );
       const details = input.details;
       const page = lead.page;
       const session = {
@@ -229,7 +238,7 @@ export function createTrackingService({ writer, progress, tracking, now = Date.n
             kind: 'insert',
             table: 'actions',
             row: {
-              id: eventId(leadId, 'action', key),
+              id: sessionEventId(session.id, leadId, 'action', key),
               pageSessionId: session.id,
               leadId,
               action: input.action,
@@ -264,7 +273,7 @@ export function createTrackingService({ writer, progress, tracking, now = Date.n
             kind: 'insert',
             table: 'videoRecords',
             row: {
-              id: eventId(leadId, 'video', key),
+              id: sessionEventId(session.id, leadId, 'video', key),
               pageSessionId: session.id,
               leadId,
               startViewTime: startView,
