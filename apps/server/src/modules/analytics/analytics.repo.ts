@@ -236,6 +236,18 @@ const SESSION_INPUT = [
   'pageSessions.endReason',
 ] as const;
 
+/** A video record's columns as the rollups take it (`VideoRecordInput`, its details still as stored). */
+const RECORD_INPUT = [
+  'videoRecords.id',
+  'videoRecords.pageSessionId',
+  'videoRecords.leadId',
+  'videoRecords.startViewTime',
+  'videoRecords.endViewTime',
+  'videoRecords.startTimeVideo',
+  'videoRecords.endTimeVideo',
+  'videoRecords.details',
+] as const;
+
 /** Ids of a batch's raw rows that each table holds already. */
 export interface StoredIds {
   sessions: ReadonlySet<string>;
@@ -320,19 +332,7 @@ function compileReads(dialect: Dialect) {
     sessionRecords: reusableRead(
       ['ids'],
       (db, v) =>
-        db
-          .selectFrom('videoRecords')
-          .select([
-            'videoRecords.id',
-            'videoRecords.pageSessionId',
-            'videoRecords.leadId',
-            'videoRecords.startViewTime',
-            'videoRecords.endViewTime',
-            'videoRecords.startTimeVideo',
-            'videoRecords.endTimeVideo',
-            'videoRecords.details',
-          ])
-          .where(list('videoRecords.pageSessionId', v.ids)),
+        db.selectFrom('videoRecords').select(RECORD_INPUT).where(list('videoRecords.pageSessionId', v.ids)),
       eachRun,
     ),
     leads: reusableRead(
@@ -607,16 +607,7 @@ export function createAnalyticsRepo(dialect: Dialect) {
           .selectFrom('videoRecords')
           .innerJoin('pageSessions', 'pageSessions.id', 'videoRecords.pageSessionId')
           .innerJoin('pages', 'pages.id', 'pageSessions.pageId')
-          .select([
-            'videoRecords.id',
-            'videoRecords.pageSessionId',
-            'videoRecords.leadId',
-            'videoRecords.startViewTime',
-            'videoRecords.endViewTime',
-            'videoRecords.startTimeVideo',
-            'videoRecords.endTimeVideo',
-            'videoRecords.details',
-          ])
+          .select(RECORD_INPUT)
           .where('videoRecords.leadId', 'in', ids)
           .orderBy('videoRecords.id')
           .execute();

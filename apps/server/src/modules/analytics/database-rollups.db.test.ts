@@ -136,60 +136,16 @@ async function storeBaseRows(database: TestDatabase, rows: RawRows, p: string): 
 
 /** The stream's events as stored rows: what a rebuild reads back. */
 async function storeEventRows(database: TestDatabase, rows: RawRows, p: string): Promise<void> {
-  const accountId = `${p}account`;
-  for (const s of rows.sessions) {
-    if (s.endReason !== null)
-      await database.db
-        .updateTable('pageSessions')
-        .set({ endReason: s.endReason, endAt: s.startAt })
-        .where('id', '=', s.id)
-        .execute();
-  }
-  for (const r of rows.videoRecords) {
-    await database.db
-      .insertInto('videoRecords')
-      .values({
-        id: r.id,
-        pageSessionId: r.pageSessionId,
-        leadId: r.leadId,
-        startViewTime: r.startViewTime,
-        endViewTime: r.endViewTime,
-        startTimeVideo: r.startTimeVideo,
-        endTimeVideo: r.endTimeVideo,
-        details: JSON.stringify({ state: r.state, videoDuration: r.videoDuration, reproductionTime: 0 }),
-        receivedAt: r.startViewTime,
-      })
-      .execute();
-  }
-  for (const a of rows.actions) {
-    await database.db
-      .insertInto('actions')
-      .values({
-        id: a.id,
-        pageSessionId: a.pageSessionId,
-        leadId: a.leadId,
-        action: a.action,
-        occurredAt: a.receivedAt,
-        details: '{}',
-        receivedAt: a.receivedAt,
-      })
-      .execute();
-  }
-  for (const c of rows.conversions) {
-    await database.db
-      .insertInto('conversions')
-      .values({
-        id: c.id,
-        accountId,
-        funnelId: c.funnelId,
-        leadId: c.leadId,
-        pageId: c.pageId,
-        kind: c.kind,
-        details: '{}',
-        createdAt: c.createdAt,
-      })
-      .execute();
-  }
+  await storeBatch(
+    database.db,
+    [
+      ...rows.sessions.map((row): RawEvent => ({ kind: 'session', row })),
+      ...rows.videoRecords.map((row): RawEvent => ({ kind: 'videoRecord', row })),
+      ...rows.actions.map((row): RawEvent => ({ kind: 'action', row })),
+      ...rows.conversions.map((row): RawEvent => ({ kind: 'conversion', row })),
+    ],
+    p,
+  );
 }
 
 /**
@@ -198,17 +154,17 @@ async function storeEventRows(database: TestDatabase, rows: RawRows, p: string):
  * stored records and real end (decision 40), so what is stored is what was counted.
  */
 async function storeBatch(trx: Kysely<Database>, batch: readonly RawEvent[], p: string): Promise<void> {
-  const end = (id: string, endReason: string) =>
+  const end = (id: string, endReason: string, endAt: number) =>
     trx
       .updateTable('pageSessions')
-      .set({ endReason, endAt: 1, endInferred: 0 })
+      .set({ endReason, endAt, endInferred: 0 })
       .where('id', '=', id)
       .where((eb) => eb.or([eb('endAt', 'is', null), eb('endInferred', '=', 1)]))
       .execute();
   for (const event of batch) {
     if (event.kind === 'session' && event.row.endReason !== null)
-      await end(event.row.id, event.row.endReason);
-    else if (event.kind === 'sessionEnd') await end(event.sessionId, event.endReason);
+      await end(event.row.id, event.row.endReason, event.row.startAt);
+    else if (event.kind === 'sessionEnd') await end(event.sessionId, event.endReason, 1);
     else if (event.kind === 'videoRecord') {
       const r = event.row;
       await trx

@@ -303,51 +303,9 @@ function mismatch(row: AggregateRow, other: AggregateRow): never {
 
 /** Two rows of the same key as one: their numbers added (the larger of each for pageMeta). */
 export function combineRows(row: AggregateRow, other: AggregateRow): AggregateRow {
-  switch (row.table) {
-    case 'reach':
-      return other.table === 'reach' ? { ...row, delta: row.delta + other.delta } : mismatch(row, other);
-    case 'views':
-      return other.table === 'views' ? { ...row, delta: row.delta + other.delta } : mismatch(row, other);
-    case 'pageDays':
-      return other.table === 'pageDays'
-        ? {
-            ...row,
-            sessions: row.sessions + other.sessions,
-            plays: row.plays + other.plays,
-            secondsPlayed: row.secondsPlayed + other.secondsPlayed,
-            clicks: row.clicks + other.clicks,
-            conversions: row.conversions + other.conversions,
-          }
-        : mismatch(row, other);
-    case 'pageLeads':
-      return other.table === 'pageLeads' ? { ...row, leads: row.leads + other.leads } : mismatch(row, other);
-    case 'furthest':
-      return other.table === 'furthest'
-        ? { ...row, leads: row.leads + other.leads, converted: row.converted + other.converted }
-        : mismatch(row, other);
-    case 'steps':
-      return other.table === 'steps'
-        ? {
-            ...row,
-            reached: row.reached + other.reached,
-            completed: row.completed + other.completed,
-            clicked: row.clicked + other.clicked,
-            converted: row.converted + other.converted,
-          }
-        : mismatch(row, other);
-    case 'funnelDays':
-      return other.table === 'funnelDays'
-        ? { ...row, entered: row.entered + other.entered, conversions: row.conversions + other.conversions }
-        : mismatch(row, other);
-    case 'pageMeta':
-      return other.table === 'pageMeta'
-        ? {
-            ...row,
-            maxDuration: Math.max(row.maxDuration, other.maxDuration),
-            maxPlayedSecond: Math.max(row.maxPlayedSecond, other.maxPlayedSecond),
-          }
-        : mismatch(row, other);
-  }
+  const sum = { ...row };
+  addInto(sum, other);
+  return sum;
 }
 
 /** −n, never −0 (a count bound as −0 is a real, not an integer). */
