@@ -30,7 +30,6 @@ type Executor = Kysely<Database>;
 /** Set by migration 0010 when data was stored before the rollups existed. */
 const REBUILD_KEY = 'analytics_rebuild';
 
-/** What a batch changed: state rows to write whole, aggregate deltas to add. */
 /** What a batch writes: its lead–page state rows and aggregate deltas (a session's state is derived, decision 40). */
 export interface RollupChanges {
   leadPages: readonly LeadPageState[];
@@ -360,16 +359,16 @@ function compileReads(dialect: Dialect) {
  */
 export function createAnalyticsRepo(dialect: Dialect) {
   /**
-   * The statements that write state rows (whole) and add aggregate deltas to their rows: on SQLite one
-   * per row, each text prepared once by the write thread; on PostgreSQL one for everything.
-   */
-  /**
    * A state row's `state` as a statement takes it: its JSON text on SQLite; on PostgreSQL the object
    * itself, written into the combined statement's JSON once (combinedUpsert).
    */
   const stateValue = (state: LeadPageState): unknown =>
     dialect === 'postgres' ? state : JSON.stringify(state);
 
+  /**
+   * The statements that write state rows (whole) and add aggregate deltas to their rows: on SQLite one
+   * per row, each text prepared once by the write thread; on PostgreSQL one for everything.
+   */
   function writeStatements(outcome: RollupChanges): StatementText[] {
     const writes: { spec: TableWrite; rows: (readonly unknown[])[] }[] = [];
     if (outcome.leadPages.length > 0)

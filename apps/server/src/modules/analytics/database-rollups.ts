@@ -29,7 +29,7 @@ import {
 import { assembleFunnelNumbers, assemblePageNumbers } from './rollup-answers';
 
 /**
- * What a batch reads before it runs: stored sessions (with their state rows), leads (with their
+ * What a batch reads before it runs: stored sessions (with their stored records, decision 40), leads (with their
  * account's time zone) and every lead–page state row of those leads. Ids asked for and not found are
  * remembered, so that nothing is read twice.
  */
@@ -282,11 +282,10 @@ export function createDatabaseRollups({
     if (given.length === 0) return [];
     const named = sessionsAndLeadsOf(given).sessionIds;
     await load(reader, named, [], loaded);
-    // A session stored before the rollups knew of it (before migration 0010, until a rebuild) comes
-    // in first, as it is stored, so that its new events count.
+    // The batch's own new sessions: every other stored session was counted when it was stored.
     const startedHere = new Set(given.flatMap((event) => (event.kind === 'session' ? [event.row.id] : [])));
     // Events of a session that is not stored (nor started here) count nowhere: its page was deleted.
-    const counted = given.filter((event) => {
+    const events = given.filter((event) => {
       const sessionId =
         event.kind === 'videoRecord'
           ? event.row.pageSessionId
@@ -322,7 +321,6 @@ export function createDatabaseRollups({
         loaded.sessions.set(stored.id, { ...stored, state, records: undefined });
       }
     }
-    const events = counted;
     const { leadIds } = sessionsAndLeadsOf(events);
     const pairs = leadPagesOf(events, sessions);
     const leadsToLoad = new Set(leadIds);

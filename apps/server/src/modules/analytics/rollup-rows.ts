@@ -37,7 +37,10 @@ export interface Pass {
   played: IntervalSet;
 }
 
-/** `analytics_sessions`: a page session and its passes, whatever order its records come in. */
+/**
+ * A page session and its passes, whatever order its records come in: kept in memory, and derived from
+ * its stored records when it is not (decision 40).
+ */
 export interface SessionState {
   sessionId: string;
   pageId: string;
@@ -372,26 +375,21 @@ export function isNeutralRow(row: AggregateRow): boolean {
 
 /** Adds rows into `byKey`, each merged into the row of its key. */
 export function addDeltas(byKey: Map<string, AggregateRow>, rows: Iterable<AggregateRow>): void {
-  let made = sumsMade.get(byKey);
+  // The sums made in this call: no one else holds them yet, so a third row of their key is added in
+  // place. A batch adds dozens of rows to one page's day; a new object for each cost about a
+  // microsecond an event (docs/performance.md).
+  const made = new Set<AggregateRow>();
   for (const row of rows) {
     const existing = byKey.get(row.key);
     if (existing === undefined) byKey.set(row.key, row);
-    else if (made?.has(existing) === true) addInto(existing, row);
+    else if (made.has(existing)) addInto(existing, row);
     else {
       const sum = combineRows(existing, row);
-      if (made === undefined) sumsMade.set(byKey, (made = new WeakSet()));
       made.add(sum);
       byKey.set(row.key, sum);
     }
   }
 }
-
-/**
- * The rows addDeltas made for each map: no one else holds them, so a third row of their key is
- * added in place. A batch adds dozens of rows to one page's day; a new object for each cost about a
- * microsecond an event (docs/performance.md).
- */
-const sumsMade = new WeakMap<Map<string, AggregateRow>, WeakSet<AggregateRow>>();
 
 /** combineRows, into `row` itself. */
 function addInto(row: AggregateRow, other: AggregateRow): void {
