@@ -19,9 +19,14 @@ import { AckLog, visitRequests } from '../rows/tracking-ingest';
 import { cpuSeconds, postgresCpuMeter, threadCpuSeconds, type CpuMeter } from '../lib/process-cpu';
 import { profilingEnv } from './profile-preload';
 
-/** Bytes the process has had written to storage so far (`/proc/<pid>/io`): the WAL and checkpoints, on SQLite. */
-function writtenBytes(pid: number): number {
-  return Number(/^write_bytes: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? NaN);
+/**
+ * From `/proc/<pid>/io`: the bytes the process has had written to storage so far (the WAL and
+ * checkpoints, on SQLite), and its read and write system calls (sockets included).
+ */
+function processIo(pid: number): { written: number; reads: number; writes: number } {
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(io)?.[1] ?? NaN);
+  return { written: field('write_bytes'), reads: field('syscr'), writes: field('syscw') };
 }
 
 async function main(): Promise<void> {
@@ -65,7 +70,7 @@ async function main(): Promise<void> {
     const pid = server.child.pid ?? NaN;
     const cpuBefore = cpuSeconds(pid);
     const threadsBefore = threadCpuSeconds(pid);
-    const writtenBefore = writtenBytes(pid);
+    const ioBefore = processIo(pid);
     const load = await runLoad({
       url: server.url,
       connections: 100,
@@ -73,7 +78,8 @@ async function main(): Promise<void> {
       requests: visitRequests(leads, log),
     });
     const cpu = (cpuSeconds(pid) - cpuBefore) * 1000;
-    const written = writtenBytes(pid) - writtenBefore;
+    const io = processIo(pid);
+    const written = io.written - ioBefore.written;
     if (backends !== undefined) {
       const ms = ((await backends.read()) - backendsBefore) * 1000;
       await backends.close();
@@ -94,7 +100,9 @@ async function main(): Promise<void> {
         `server CPU ${((cpu / log.acknowledged) * 1000).toFixed(0)} µs per event\n`,
     );
     process.stdout.write(
-      `written to storage: ${(written / log.acknowledged / 1000).toFixed(1)} KB per event\n`,
+      `written to storage: ${(written / log.acknowledged / 1000).toFixed(1)} KB per event; system calls ` +
+        `per event: ${((io.reads - ioBefore.reads) / log.acknowledged).toFixed(2)} reads, ` +
+        `${((io.writes - ioBefore.writes) / log.acknowledged).toFixed(2)} writes\n`,
     );
     process.stdout.write(`server peak resident memory: ${readStatus(pid)?.hwmKb ?? '?'} kB\n`);
     killServer(server, 'SIGTERM');
