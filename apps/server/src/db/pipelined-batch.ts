@@ -1,4 +1,5 @@
 import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
+import type { Writable } from 'node:stream';
 import type pg from 'pg';
 import type { StatementText } from './reusable-query';
 import type { Database } from './schema';
@@ -11,6 +12,20 @@ export type PlanInBatch = (
   trx: Kysely<Database>,
   returned: Promise<readonly (readonly Record<string, unknown>[])[]>,
 ) => Promise<StatementText[]>;
+
+/**
+ * Runs `send` with the connection's socket corked, so that the statements it sends leave in one
+ * write (each statement's own cork inside pg nests in this one).
+ */
+function corked<T>(client: pg.PoolClient, send: () => T): T {
+  const stream = (client as unknown as { connection?: { stream?: Partial<Writable> } }).connection?.stream;
+  stream?.cork?.();
+  try {
+    return send();
+  } finally {
+    stream?.uncork?.();
+  }
+}
 
 /** Commands whose row count is the rows they changed; any other (a read, a CTE's select) changes none. */
 const CHANGING = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
@@ -71,7 +86,7 @@ export function pipelinedBatches(pool: pg.Pool) {
     let committing = false;
     let failure: unknown;
     try {
-      const opening = [client.query('begin'), ...statements.slice(0, before).map(send)];
+      const opening = corked(client, () => [client.query('begin'), ...statements.slice(0, before).map(send)]);
       // Awaited below; a plan that fails first must not leave their rejections unhandled.
       for (const sent of opening) sent.catch(() => undefined);
       let planned: StatementText[] = [];
@@ -85,8 +100,11 @@ export function pipelinedBatches(pool: pg.Pool) {
         planned = await plan(readerOf(client), returned);
       }
       committing = true;
-      const rest = [...statements.slice(before), ...planned].map(send);
-      const settled = await Promise.allSettled([...opening, ...rest, client.query('commit')]);
+      const [rest, commit] = corked(
+        client,
+        () => [[...statements.slice(before), ...planned].map(send), client.query('commit')] as const,
+      );
+      const settled = await Promise.allSettled([...opening, ...rest, commit]);
       const failed = settled.find((outcome) => outcome.status === 'rejected');
       // After a failed statement the `commit` answered as a rollback: nothing of the batch is stored.
       if (failed !== undefined) throw failed.reason;
