@@ -195,15 +195,32 @@ describe.each(TEST_DIALECTS)('event writer batches on %s', (dialect) => {
       ).lastSeenAt;
     const touch = (after: number) => writer.write({ kind: 'touchSession', id, at: at + after });
 
-    // The first touch this writer sees of a session is written; the next ones within a minute are not.
+    // The start wrote the session's last_seen_at: touches within a minute of it are not written.
     expect(await touch(1_000)).toBe(1);
-    expect(await lastSeen()).toBe(at + 1_000);
-    expect(await touch(30_000)).toBe(1);
-    expect(await touch(60_999)).toBe(1);
-    expect(await lastSeen()).toBe(at + 1_000);
-    // A minute after the last one written, the next is written.
+    expect(await touch(59_999)).toBe(1);
+    expect(await lastSeen()).toBe(at);
+    // A minute after the last one written, the next is written; then none for a minute again.
     expect(await touch(61_000)).toBe(1);
     expect(await lastSeen()).toBe(at + 61_000);
+    expect(await touch(121_000 - 1)).toBe(1);
+    expect(await lastSeen()).toBe(at + 61_000);
+
+    // A session this writer did not start (another process's): its first touch is written.
+    const elsewhere = `${id}-elsewhere`;
+    await h.db
+      .insertInto('pageSessions')
+      .values(sessionRow(elsewhere, leadId, funnelId, pageId, at))
+      .execute();
+    expect(await writer.write({ kind: 'touchSession', id: elsewhere, at: at + 1_000 })).toBe(1);
+    expect(
+      (
+        await h.db
+          .selectFrom('pageSessions')
+          .select('lastSeenAt')
+          .where('id', '=', elsewhere)
+          .executeTakeFirstOrThrow()
+      ).lastSeenAt,
+    ).toBe(at + 1_000);
 
     // The session's newest record came after its last touch written: the sweep ends it there.
     await writer.write({

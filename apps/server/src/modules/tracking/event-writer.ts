@@ -220,13 +220,20 @@ export function createEventWriter(
     };
   }
 
-  /** Writes the batch and, once it is committed, remembers the touches it wrote; each write's changed rows. */
+  /**
+   * Writes the batch and, once it is committed, remembers the touches it wrote and the sessions it
+   * started; each write's changed rows.
+   */
   async function write(batch: Pending[]): Promise<number[]> {
     const compiled = compile(batch);
     const { touches } = compiled;
     const changes = await writeCompiled(compiled);
-    if (touched.size + touches.size > TOUCHES_REMEMBERED) touched.clear();
+    const started = compiled.written.sessions;
+    if (touched.size + touches.size + started.length > TOUCHES_REMEMBERED) touched.clear();
     for (const [id, at] of touches) touched.set(id, at);
+    // A session's start writes its `last_seen_at`: that is its first touch (a retried start's row,
+    // stored earlier, is behind it by the retry's delay only).
+    for (const session of started) if (!touched.has(session.id)) touched.set(session.id, session.lastSeenAt);
     return changes;
   }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { TEST_DIALECTS } from '../../../test/databases';
 import { rowCounts } from '../../../test/fixtures';
 import { api } from '../../../test/server';
+import { pageSessionRow } from '../../../test/session-rows';
 import {
   PREFIXES,
   completePage,
@@ -603,12 +604,31 @@ describe.each(TEST_DIALECTS)('visitor tracking API on %s', (dialect) => {
     it('are closed as PAGE_CLOSE, inferred, while sessions seen recently stay open; a real end replaces it', async () => {
       const lead = await newLead(h, h.vsl.id);
       const stale = await startedSession(h, lead.token);
-      const recent = await startedSession(h, lead.token, { startReason: 'AFTER_INACTIVITY' });
       const longAgo = Date.now() - 60 * MINUTE;
       await db()
         .updateTable('pageSessions')
         .set({ startAt: longAgo, lastSeenAt: longAgo })
-        .where('id', 'in', [stale, recent])
+        .where('id', '=', stale)
+        .execute();
+      // Started an hour ago, before the server's last restart: its writer has not seen it.
+      const { funnelId, pageId } = await db()
+        .selectFrom('pageSessions')
+        .select(['funnelId', 'pageId'])
+        .where('id', '=', stale)
+        .executeTakeFirstOrThrow();
+      const recent = `recent-${stale}`;
+      await db()
+        .insertInto('pageSessions')
+        .values(
+          pageSessionRow({
+            id: recent,
+            leadId: lead.id,
+            funnelId,
+            pageId,
+            at: longAgo,
+            startReason: 'AFTER_INACTIVITY',
+          }),
+        )
         .execute();
       // The visitor is still on the second page: its activity keeps the session alive.
       ok(await trackVideo(videoBody(lead.token, recent)));
