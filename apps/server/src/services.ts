@@ -98,20 +98,23 @@ export function linksFor(publicUrl: string) {
 }
 
 /** Every repository, each on the database: only the composition root (and tests) build them. */
-export function createRepos(database: Pick<DatabaseHandle, 'db' | 'lookupDb' | 'dialect'>) {
-  const { db, lookupDb, dialect } = database;
+export function createRepos(
+  database: Pick<DatabaseHandle, 'db' | 'lookupDb' | 'dialect'> &
+    Partial<Pick<DatabaseHandle, 'contextChanges'>>,
+) {
+  const { db, lookupDb, dialect, contextChanges } = database;
   return {
     accounts: createAccountRepo(db),
     domains: createDomainRepo(db, dialect),
     funnels: createFunnelRepo(db),
-    pages: createPageRepo(db, dialect),
+    pages: createPageRepo(db, dialect, contextChanges),
     leads: createLeadRepo(db),
     leadPages: createLeadPageRepo(db),
     previews: createPreviewRepo(db),
     // The visitor path's lookups by key, on their own connections (decision 34).
-    progress: createLeadProgressRepo(lookupDb, dialect),
+    progress: createLeadProgressRepo(lookupDb, dialect, contextChanges),
     events: createEventRepo(db, dialect),
-    tracking: createTrackingRepo(lookupDb, dialect),
+    tracking: createTrackingRepo(lookupDb, dialect, contextChanges),
     conversions: createConversionRepo(db),
     pixels: createPixelRepo(db, dialect),
     users: createUserRepo(db),

@@ -111,8 +111,12 @@ export const TABLES = [
   'analyticsPageVersions',
 ] as const satisfies readonly (keyof Database)[];
 type Table = (typeof TABLES)[number];
-/** Fails to compile when a table is added to the schema but not to TABLES. */
-const _everyTable: [Exclude<keyof Database, Table>] extends [never] ? true : never = true;
+/**
+ * Fails to compile when a table is added to the schema but not to TABLES. SQLite's log of changes to
+ * what visitor calls check (migration 0015) is left out: PostgreSQL has no such table.
+ */
+const _everyTable: [Exclude<keyof Database, Table | 'visitorContextChanges'>] extends [never] ? true : never =
+  true;
 
 /** The number of rows of every table, to show that something wrote nothing or added nothing. */
 export async function rowCounts(db: Db): Promise<Record<Table, number>> {

@@ -20,6 +20,7 @@ import { allowDirectReads, preparedName, type StatementText } from './reusable-q
 import { withStatementCache } from './sqlite-statements';
 import { sqliteWriteThread, type BatchWrite, type GuardedBatchWrite } from './sqlite-write-thread';
 import type { Database } from './schema';
+import { postgresContextChanges, sqliteContextChanges, type VisitorContextChanges } from './visitor-context';
 
 export type { PlanInBatch } from './pipelined-batch';
 export type Db = Kysely<Database>;
@@ -58,6 +59,8 @@ export interface DatabaseHandle {
    * which did not (decision 0036).
    */
   writeBatchGuarded?: GuardedBatchWrite;
+  /** Changes to what visitor calls check, for the reads kept in memory (decision 42). */
+  contextChanges: VisitorContextChanges;
   close(): Promise<void>;
 }
 
@@ -195,6 +198,7 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
     );
     const lookupDb = postgresKysely(lookupPool);
     const batches = pipelinedBatches(lookupPool);
+    const contextChanges = postgresContextChanges(config);
     return {
       db,
       lookupDb,
@@ -205,8 +209,9 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
         `/${config.database ?? ''}${options.schema ? ` (schema ${options.schema})` : ''}`,
       writeBatch: batches.write,
       writeBatchPlanned: batches.writePlanned,
+      contextChanges,
       close: async () => {
-        await Promise.all([db.destroy(), lookupDb.destroy()]);
+        await Promise.all([db.destroy(), lookupDb.destroy(), contextChanges.close()]);
       },
     };
   }
@@ -243,6 +248,7 @@ export function openDatabase(databaseUrl: string, options: OpenDatabaseOptions =
     label: `sqlite:${file}`,
     writeBatch: writeThread.write,
     writeBatchGuarded: writeThread.writeGuarded,
+    contextChanges: sqliteContextChanges(db),
     close: async () => {
       await writeThread.close();
       await db.destroy();

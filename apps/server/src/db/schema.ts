@@ -238,4 +238,6 @@ export interface Database {
   analyticsPageMeta: { pageId: string; maxDuration: number; maxPlayedSecond: number };
   /** Raised by every change of a page's aggregate rows (migration 0012): what a kept answer checks. */
   analyticsPageVersions: { pageId: string; version: number };
+  /** SQLite only: changes to what visitor calls check, written by triggers (migration 0015, decision 42). */
+  visitorContextChanges: { seq: Generated<number>; leadId: string | null };
 }

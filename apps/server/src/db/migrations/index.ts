@@ -14,6 +14,7 @@ import * as domainVerification from './0011-domain-verification';
 import * as analyticsPageVersions from './0012-analytics-page-versions';
 import * as analyticsWrites from './0013-analytics-writes';
 import * as openSessionsIndex from './0014-open-sessions-index';
+import * as visitorContextChanges from './0015-visitor-context-changes';
 
 /** Migrations in order. Each takes the dialect for the rare type that differs (architecture §5.11). */
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -32,5 +33,6 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0012-analytics-page-versions': { up: (db: Kysely<unknown>) => analyticsPageVersions.up(db, dialect) },
     '0013-analytics-writes': { up: (db: Kysely<unknown>) => analyticsWrites.up(db, dialect) },
     '0014-open-sessions-index': { up: (db: Kysely<unknown>) => openSessionsIndex.up(db, dialect) },
+    '0015-visitor-context-changes': { up: (db: Kysely<unknown>) => visitorContextChanges.up(db, dialect) },
   };
 }

@@ -1,6 +1,8 @@
 import { compileTemplate, prepared, reusableQuery, type StatementText } from '../../db/reusable-query';
 import type { Db } from '../../db';
 import { batchedRead, inJsonList } from '../../db/batched-read';
+import { keptReads } from '../../db/kept-reads';
+import type { VisitorContextChanges } from '../../db/visitor-context';
 import type { Dialect } from '../../db/dialect';
 
 /** A resume point as the event writer stores it (visitor-behaviour §4.4): the latest video position reported. */
@@ -32,12 +34,13 @@ const RESUME_POINTS_POSTGRES = prepared(
     'where lead_page_progress.last_video_at is null or lead_page_progress.last_video_at <= excluded.last_video_at',
 );
 
-export function createLeadProgressRepo(db: Db, dialect: Dialect) {
+export function createLeadProgressRepo(db: Db, dialect: Dialect, changes?: VisitorContextChanges) {
   const byLeadAndPage = reusableQuery(db, ['leadId', 'pageId'], ({ leadId, pageId }) =>
     db.selectFrom('leadPageProgress').selectAll().where('leadId', '=', leadId).where('pageId', '=', pageId),
   );
-  // Read for every session start and end, gathered by token (db/batched-read.ts).
-  const leadByTokenHash = batchedRead(
+  // Read for every session start and end, gathered by token (db/batched-read.ts), and kept in memory
+  // until the lead or its account changes (decision 42).
+  const readLeadByTokenHash = batchedRead(
     db,
     (hashes) =>
       db
@@ -55,6 +58,9 @@ export function createLeadProgressRepo(db: Db, dialect: Dialect) {
         .where(inJsonList(dialect, 'leads.tokenHash', hashes)),
     (row) => row.tokenHash,
   );
+  const leadByTokenHash = changes
+    ? keptReads(changes, readLeadByTokenHash, (row) => row.id)
+    : readLeadByTokenHash;
   // Compiled once and filled in per write (decision 0017): the event writer sends it in its batches.
   const resumePoint = compileTemplate(['leadId', 'pageId', 'position', 'reportedAt', 'at'], (v) =>
     db

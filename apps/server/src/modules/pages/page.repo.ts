@@ -1,6 +1,8 @@
 import { reusableQuery } from '../../db/reusable-query';
 import type { Db } from '../../db';
 import { batchedRead, inJsonList } from '../../db/batched-read';
+import { keptReads } from '../../db/kept-reads';
+import type { VisitorContextChanges } from '../../db/visitor-context';
 import { sql, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/dialect';
 import type { Database } from '../../db/schema';
@@ -71,7 +73,7 @@ async function otherPages(
   return { count: Number(rows[0]?.n ?? 0), textChars: Number(rows[0]?.chars ?? 0) };
 }
 
-export function createPageRepo(db: Db, dialect: Dialect) {
+export function createPageRepo(db: Db, dialect: Dialect, changes?: VisitorContextChanges) {
   /** A page with the account that owns it, for permission checks. */
   const withOwner = () =>
     db
@@ -86,7 +88,7 @@ export function createPageRepo(db: Db, dialect: Dialect) {
   // A page's place and action without its content, for tracking and conversions.
   const refFields = ['id', 'buttonAction', 'position'] as const;
   // Read for every session start, gathered by page (db/batched-read.ts).
-  const refById = batchedRead(
+  const readRefById = batchedRead(
     db,
     (ids) =>
       db
@@ -95,9 +97,13 @@ export function createPageRepo(db: Db, dialect: Dialect) {
         .where(inJsonList(dialect, 'id', ids)),
     (row) => row.id,
   );
-  const firstRef = reusableQuery(db, ['funnelId'], ({ funnelId }) =>
+  const firstRefQuery = reusableQuery(db, ['funnelId'], ({ funnelId }) =>
     db.selectFrom('pages').select(refFields).where('funnelId', '=', funnelId).orderBy('position').limit(1),
   );
+  const readFirstRef = async (funnelId: string) => (await firstRefQuery({ funnelId }))[0];
+  // Kept in memory until any page is added, removed, moved or given another action (decision 42).
+  const refById = changes ? keptReads(changes, readRefById, () => null) : readRefById;
+  const firstRef = changes ? keptReads(changes, readFirstRef, () => null) : readFirstRef;
   return {
     async findRefInFunnel(pageId: string, funnelId: string) {
       const page = await refById(pageId);
@@ -105,7 +111,7 @@ export function createPageRepo(db: Db, dialect: Dialect) {
         ? { id: page.id, buttonAction: page.buttonAction, position: page.position }
         : undefined;
     },
-    findFirstRef: async (funnelId: string) => (await firstRef({ funnelId }))[0],
+    findFirstRef: firstRef,
     findById: async (id: string) => (await byId({ id }))[0],
     listByFunnel: (funnelId: string) => byFunnel({ funnelId }),
     /** Appends the page after the funnel's last one, in one transaction, if `guard` lets it. */

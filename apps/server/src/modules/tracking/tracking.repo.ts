@@ -3,6 +3,8 @@ import { batchedRead, inJsonList } from '../../db/batched-read';
 import { reusableQuery } from '../../db/reusable-query';
 import type { Db } from '../../db';
 import type { Dialect } from '../../db/dialect';
+import { keptReads } from '../../db/kept-reads';
+import type { VisitorContextChanges } from '../../db/visitor-context';
 
 /**
  * Reads the tracking rules need; every write goes through the event writer (event.repo.ts). The lead a
@@ -18,10 +20,11 @@ const SESSION_CONTEXT = [
   'leadPageProgress.completedAt as completedAt',
 ] as const;
 
-export function createTrackingRepo(db: Db, dialect: Dialect) {
+export function createTrackingRepo(db: Db, dialect: Dialect, changes?: VisitorContextChanges) {
   // The hot read of every record sent within a session, gathered by session (db/batched-read.ts): the
   // session with its lead's token, so that a session of another lead is told apart in the answer.
-  const sessionWithLead = batchedRead(
+  // Kept in memory until its lead, account or page changes (decision 42).
+  const readSessionWithLead = batchedRead(
     db,
     (ids) =>
       db
@@ -38,6 +41,9 @@ export function createTrackingRepo(db: Db, dialect: Dialect) {
         .where(inJsonList(dialect, 'pageSessions.id', ids)),
     (row) => row.sessionId,
   );
+  const sessionWithLead = changes
+    ? keptReads(changes, readSessionWithLead, (row) => row.leadId)
+    : readSessionWithLead;
   // When the session is not the token's lead's (or not there), what the token names on its own.
   const sessionContext = reusableQuery(db, ['tokenHash', 'sessionId'], ({ tokenHash, sessionId }) =>
     db
