@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Db } from './index';
+import { reusableQuery } from './reusable-query';
 
 /**
  * What changed in what visitor calls check (migration 0015's triggers), heard by this process
@@ -65,14 +66,12 @@ function changeFeed(check: () => Promise<boolean>, stop: () => Promise<void>) {
 export function sqliteContextChanges(db: Db): VisitorContextChanges {
   let last = 0;
   let prunedAt = Date.now();
+  const changesAfter = reusableQuery(db, ['after'], ({ after }) =>
+    db.selectFrom('visitorContextChanges').select(['seq', 'leadId']).where('seq', '>', after).orderBy('seq'),
+  );
   const { feed, changed } = changeFeed(
     async () => {
-      const rows = await db
-        .selectFrom('visitorContextChanges')
-        .select(['seq', 'leadId'])
-        .where('seq', '>', last)
-        .orderBy('seq')
-        .execute();
+      const rows = await changesAfter({ after: last });
       for (const row of rows) {
         last = row.seq;
         changed(row.leadId);
