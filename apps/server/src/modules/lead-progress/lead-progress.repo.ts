@@ -59,7 +59,7 @@ export function createLeadProgressRepo(db: Db, dialect: Dialect, changes?: Visit
     (row) => row.tokenHash,
   );
   const leadByTokenHash = changes
-    ? keptReads(changes, readLeadByTokenHash, (row) => row.id)
+    ? keptReads(changes, readLeadByTokenHash, (row) => row.id).read
     : readLeadByTokenHash;
   // Compiled once and filled in per write (decision 0017): the event writer sends it in its batches.
   const resumePoint = compileTemplate(['leadId', 'pageId', 'position', 'reportedAt', 'at'], (v) =>

@@ -102,8 +102,8 @@ export function createPageRepo(db: Db, dialect: Dialect, changes?: VisitorContex
   );
   const readFirstRef = async (funnelId: string) => (await firstRefQuery({ funnelId }))[0];
   // Kept in memory until any page is added, removed, moved or given another action (decision 42).
-  const refById = changes ? keptReads(changes, readRefById, () => null) : readRefById;
-  const firstRef = changes ? keptReads(changes, readFirstRef, () => null) : readFirstRef;
+  const refById = changes ? keptReads(changes, readRefById, () => null).read : readRefById;
+  const firstRef = changes ? keptReads(changes, readFirstRef, () => null).read : readFirstRef;
   return {
     async findRefInFunnel(pageId: string, funnelId: string) {
       const page = await refById(pageId);

@@ -57,6 +57,23 @@ describe('tracking caps', () => {
     expect(w.reads()).toBe(1);
   });
 
+  it('a seeded key counts from its seed without reading until its counts are old, and a held key is not seeded', async () => {
+    const w = world();
+    const scope = w.process();
+    scope.seed('new-session', { events: 0 });
+    const results = await Promise.all(Array.from({ length: 30 }, () => w.send(scope, 'new-session', 20)));
+    expect(results.filter(Boolean)).toHaveLength(20);
+    expect(w.reads()).toBe(0);
+    // Seeding again (a start sent twice) does not forget what was admitted.
+    scope.seed('new-session', { events: 0 });
+    expect(await w.send(scope, 'new-session', 20)).toBe(false);
+    // Once old, the counts are read: what the store holds.
+    w.advance(COUNT_REFRESH_MS + 1);
+    expect(await w.send(scope, 'new-session', 21)).toBe(true);
+    expect(w.reads()).toBe(1);
+    expect(w.stored.get('new-session')).toBe(21);
+  });
+
   it('starts from what the store holds, and counts keys apart', async () => {
     const w = world();
     w.stored.set('a', 95);

@@ -70,6 +70,11 @@ interface Entry {
 export interface CountScope {
   /** The key's entry, marked as used now. */
   entry(key: string): Entry;
+  /**
+   * Takes counts this process knows without reading (a session it has just started has none), for a
+   * key it holds no entry of; read again after COUNT_REFRESH_MS as any.
+   */
+  seed(key: string, counts: Counts): void;
   /** Reads the entry's counts again if they are missing or old: null when they are fresh. */
   refresh(entry: Entry): Promise<void> | null;
   sweep(): void;
@@ -91,6 +96,19 @@ export function countScope(
       }
       entry.usedAt = at;
       return entry;
+    },
+    seed(key, counts) {
+      if (entries.has(key)) return;
+      const at = now();
+      entries.set(key, {
+        key,
+        base: counts,
+        admitted: {},
+        inFlight: 0,
+        readAt: at,
+        reading: null,
+        usedAt: at,
+      });
     },
     refresh(entry) {
       if (entry.reading) return entry.reading;

@@ -20,6 +20,17 @@ const SESSION_CONTEXT = [
   'leadPageProgress.completedAt as completedAt',
 ] as const;
 
+/** A session's context as the hot read returns it. */
+export interface SessionWithLead {
+  leadId: string;
+  subscriptionStatus: string;
+  sessionId: string;
+  pageId: string;
+  buttonAction: string | null;
+  completedAt: number | null;
+  tokenHash: string;
+}
+
 export function createTrackingRepo(db: Db, dialect: Dialect, changes?: VisitorContextChanges) {
   // The hot read of every record sent within a session, gathered by session (db/batched-read.ts): the
   // session with its lead's token, so that a session of another lead is told apart in the answer.
@@ -41,9 +52,8 @@ export function createTrackingRepo(db: Db, dialect: Dialect, changes?: VisitorCo
         .where(inJsonList(dialect, 'pageSessions.id', ids)),
     (row) => row.sessionId,
   );
-  const sessionWithLead = changes
-    ? keptReads(changes, readSessionWithLead, (row) => row.leadId)
-    : readSessionWithLead;
+  const keptSessions = changes ? keptReads(changes, readSessionWithLead, (row) => row.leadId) : null;
+  const sessionWithLead = keptSessions?.read ?? readSessionWithLead;
   // When the session is not the token's lead's (or not there), what the token names on its own.
   const sessionContext = reusableQuery(db, ['tokenHash', 'sessionId'], ({ tokenHash, sessionId }) =>
     db
@@ -112,6 +122,15 @@ export function createTrackingRepo(db: Db, dialect: Dialect, changes?: VisitorCo
     (row) => row.sessionId,
   );
   return {
+    /** The changes heard so far, for `keepStartedSession`; null when nothing is kept. */
+    changesHeard: (): number | null => changes?.generation ?? null,
+    /**
+     * Keeps the context of a session this process has just stored, as its start's own checks found it
+     * (decision 42), so that its first record reads nothing; unless a change was heard since `since`.
+     */
+    keepStartedSession(row: SessionWithLead, since: number): void {
+      keptSessions?.keep(row.sessionId, row, since);
+    },
     /**
      * A lead's page sessions started, and actions and video records received, since `since`. The
      * actions are found by the lead's index: all the lead's, then those since `since` (actions have no

@@ -49,6 +49,13 @@ export function refusal(refused: LeadRefusal): TrackAck {
   return refused === TrackingMessage.inactiveSubscription ? INACTIVE : UNKNOWN_TOKEN;
 }
 
+/**
+ * How close to the server's clock a client's session start must be for the session to be taken as new
+ * in this process's caps: a start sent again a minute later, whose session this process may have
+ * forgotten, is read instead.
+ */
+const FRESH_START_MS = 30_000;
+
 export const toMs = (time: ClientTime): number => (typeof time === 'number' ? time : Date.parse(time));
 
 /**
@@ -77,7 +84,13 @@ export interface TrackingServiceDeps {
   progress: Pick<LeadProgressService, 'byToken' | 'identify' | 'trackingClosed'>;
   tracking: Pick<
     TrackingRepo,
-    'leadCounts' | 'sessionCounts' | 'sessionContext' | 'findSession' | 'closeStale'
+    | 'leadCounts'
+    | 'sessionCounts'
+    | 'sessionContext'
+    | 'findSession'
+    | 'closeStale'
+    | 'changesHeard'
+    | 'keepStartedSession'
   >;
   now?: () => number;
 }
@@ -139,6 +152,7 @@ export function createTrackingService({ writer, progress, tracking, now = Date.n
 
   return {
     async startSession(input: PageSessionStart, context: RequestContext): Promise<PageSessionStarted> {
+      const since = tracking.changesHeard();
       const { refused, lead } = await progress.byToken(input.token);
       if (refused !== null) return { ...refusal(refused), data: null };
       if (!lead.page) return { ...UNKNOWN_TOKEN, data: null };
@@ -195,6 +209,31 @@ export function createTrackingService({ writer, progress, tracking, now = Date.n
           ...(visit ? [writer.write({ kind: 'insert', table: 'visits', row: visit })] : []),
         ]),
       );
+      // A session stored just now by this start is new: no records yet, and stored as this start
+      // says. A start sent again later (the same id) may find one stored earlier, perhaps with
+      // records: only a start made now, or with the server's own id, is taken as new.
+      const fresh =
+        input.eventId === undefined ||
+        (input.start !== undefined && Math.abs(at - toMs(input.start)) < FRESH_START_MS);
+      if (stored && fresh) {
+        sessionCounts.seed(id, { actions: 0, videos: 0 });
+        // What its first record would read (decision 42): the lead's account is active (byToken let
+        // it in) and an OFFERT page is not completed (trackingClosed said so). A completion matters
+        // only on an OFFERT page, and a page given another action drops every row kept.
+        if (since !== null)
+          tracking.keepStartedSession(
+            {
+              leadId: lead.leadId,
+              subscriptionStatus: 'active',
+              sessionId: id,
+              pageId: page.id,
+              buttonAction: page.buttonAction,
+              completedAt: null,
+              tokenHash: hashToken(input.token),
+            },
+            since,
+          );
+      }
       // Beyond the cap the page still gets an id, so that it carries on (tracking-caps.ts).
       return { ...(stored ? OK : LIMITED), data: { idTrackingPageSession: id } };
     },
