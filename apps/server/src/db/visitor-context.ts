@@ -82,8 +82,15 @@ export function sqliteContextChanges(db: Db): VisitorContextChanges {
       }
       return true;
     },
-    () => Promise.resolve(),
+    () => {
+      clearInterval(sweeper);
+      return Promise.resolve();
+    },
   );
+  // The rows are deleted by the check; a server that gets no visitor calls checks once a minute, so
+  // that they do not pile up.
+  const sweeper = setInterval(() => void feed.sync(), PRUNE_EVERY_MS);
+  sweeper.unref();
   return feed;
 }
 
