@@ -100,6 +100,19 @@ describe.each(TEST_DIALECTS)('visitor checks kept in memory on %s', (dialect) =>
         .executeTakeFirstOrThrow()
     ).n;
 
+  /** The lead's page marked complete by another connection, as another process's call would. */
+  const completedElsewhere = (leadId: string, pageId: string) => {
+    const at = Date.now();
+    return other(
+      'insert into lead_page_progress (lead_id, page_id, completed_at, last_video_position, last_video_at, updated_at) ' +
+        'values (?, ?, ?, null, null, ?) on conflict (lead_id, page_id) do update set completed_at = excluded.completed_at',
+      leadId,
+      pageId,
+      at,
+      at,
+    );
+  };
+
   it("an account's lapsed subscription refuses the next call of a session and the next start", async () => {
     const { owner, token, session } = await visiting();
     await stored(token, session);
@@ -116,15 +129,7 @@ describe.each(TEST_DIALECTS)('visitor checks kept in memory on %s', (dialect) =>
   it('a page completed elsewhere closes tracking on an OFFERT page at the next call', async () => {
     const { lead, page, token, session } = await visiting('OFFERT');
     await stored(token, session);
-    const at = Date.now();
-    await other(
-      'insert into lead_page_progress (lead_id, page_id, completed_at, last_video_position, last_video_at, updated_at) ' +
-        'values (?, ?, ?, null, null, ?) on conflict (lead_id, page_id) do update set completed_at = excluded.completed_at',
-      lead.id,
-      page.id,
-      at,
-      at,
-    );
+    await completedElsewhere(lead.id, page.id);
     const answer = await video(token, session);
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body).toMatchObject({ result: false, message: 'TRACKING_CLOSED' });
@@ -133,15 +138,7 @@ describe.each(TEST_DIALECTS)('visitor checks kept in memory on %s', (dialect) =>
 
   it('a page made an OFFERT page after the lead completed it closes tracking at the next call', async () => {
     const { lead, page, token, session } = await visiting('NEXT-PAGE');
-    const at = Date.now();
-    await other(
-      'insert into lead_page_progress (lead_id, page_id, completed_at, last_video_position, last_video_at, updated_at) ' +
-        'values (?, ?, ?, null, null, ?) on conflict (lead_id, page_id) do update set completed_at = excluded.completed_at',
-      lead.id,
-      page.id,
-      at,
-      at,
-    );
+    await completedElsewhere(lead.id, page.id);
     // A completed NEXT-PAGE page still takes tracking.
     await stored(token, session);
     await other('update pages set button_action = ? where id = ?', 'OFFERT', page.id);
