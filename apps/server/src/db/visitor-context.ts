@@ -26,6 +26,8 @@ const CHANNEL = 'embudo_visitor_context';
 /** How often SQLite's change rows already read are deleted. */
 const PRUNE_EVERY_MS = 60_000;
 const RECONNECT_MS = 1_000;
+/** How long a round waits for the listening connection's answer before it gives that connection up. */
+const CHECK_TIMEOUT_MS = 2_000;
 
 /** The shared part: listeners, the generation, one check per round of requests. */
 function changeFeed(check: () => Promise<boolean>, stop: () => Promise<void>) {
@@ -110,8 +112,20 @@ export function postgresContextChanges(config: pg.ClientConfig): VisitorContextC
     async () => {
       const listening = client ?? (await connect());
       if (listening === null) return false;
-      await listening.query('select 1');
-      return client === listening;
+      // A connection that stops answering is given up on, as one that closed: calls read meanwhile.
+      let timer: NodeJS.Timeout | undefined;
+      const answered = await Promise.race([
+        listening.query('select 1').then(() => true),
+        new Promise<false>((resolve) => {
+          timer = setTimeout(() => {
+            resolve(false);
+          }, CHECK_TIMEOUT_MS);
+        }),
+      ]).finally(() => {
+        clearTimeout(timer);
+      });
+      if (!answered) lost(listening);
+      return answered && client === listening;
     },
     async () => {
       state.closed = true;
