@@ -14,8 +14,25 @@ import type { Dialect } from '../dialect';
  * - SQLite: a row in `visitor_context_changes` (the lead's id, or null for any), which the one server
  *   process reads once per round of requests and then deletes.
  */
+/** The columns whose change a kept read can see, per table; the same on both databases. */
+const WATCHED = {
+  accounts: ['subscription_status'],
+  pages: ['button_action', 'position', 'funnel_id'],
+  leads: ['token_hash', 'funnel_id', 'account_id', 'name', 'current_page_id'],
+  progress: ['completed_at'],
+} as const;
+
+/** `update of` those columns, and the row condition that one of them really changed. */
+function updateOf(columns: readonly string[], differs: 'is distinct from' | 'is not') {
+  return {
+    events: `update of ${columns.join(', ')}`,
+    when: columns.map((column) => `old.${column} ${differs} new.${column}`).join(' or '),
+  };
+}
+
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   if (dialect === 'postgres') {
+    const changed = (columns: readonly string[]) => updateOf(columns, 'is distinct from');
     await sql`create function embudo_visitor_context_any() returns trigger language plpgsql as $$
       begin
         perform pg_notify('embudo_visitor_context', tg_table_schema || ' *');
@@ -28,7 +45,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
           tg_table_schema || ' ' || (to_jsonb(new) ->> tg_argv[0]));
         return null;
       end $$`.execute(db);
-    const any = (name: string, on: string, events: string, when = '') =>
+    const notifyAny = (name: string, on: string, events: string, when = '') =>
       sql
         .raw(
           `create trigger ${name} after ${events} on ${on} ` +
@@ -37,48 +54,37 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
               : `for each row when (${when}) execute function embudo_visitor_context_any()`),
         )
         .execute(db);
-    const lead = (name: string, on: string, events: string, when: string, column: string) =>
+    const notifyLead = (name: string, on: string, events: string, when: string, column: string) =>
       sql
         .raw(
           `create trigger ${name} after ${events} on ${on} for each row when (${when}) ` +
             `execute function embudo_visitor_context_lead('${column}')`,
         )
         .execute(db);
-    await any('accounts_visitor_context', 'accounts', 'update of subscription_status or delete');
-    await any('pages_visitor_context_rows', 'pages', 'insert or delete');
-    await any(
-      'pages_visitor_context_changed',
-      'pages',
-      'update of button_action, position, funnel_id',
-      'old.button_action is distinct from new.button_action or old.position is distinct from new.position ' +
-        'or old.funnel_id is distinct from new.funnel_id',
-    );
-    await any('leads_visitor_context_deleted', 'leads', 'delete');
-    await lead(
-      'leads_visitor_context_changed',
-      'leads',
-      'update of token_hash, funnel_id, account_id, name, current_page_id',
-      'old.token_hash is distinct from new.token_hash or old.funnel_id is distinct from new.funnel_id ' +
-        'or old.account_id is distinct from new.account_id or old.name is distinct from new.name ' +
-        'or old.current_page_id is distinct from new.current_page_id',
-      'id',
-    );
-    await lead(
+    await notifyAny('accounts_visitor_context', 'accounts', `${changed(WATCHED.accounts).events} or delete`);
+    await notifyAny('pages_visitor_context_rows', 'pages', 'insert or delete');
+    const page = changed(WATCHED.pages);
+    await notifyAny('pages_visitor_context_changed', 'pages', page.events, page.when);
+    await notifyAny('leads_visitor_context_deleted', 'leads', 'delete');
+    const leadUpdate = changed(WATCHED.leads);
+    await notifyLead('leads_visitor_context_changed', 'leads', leadUpdate.events, leadUpdate.when, 'id');
+    await notifyLead(
       'progress_visitor_context_completed',
       'lead_page_progress',
       'insert',
       'new.completed_at is not null',
       'lead_id',
     );
-    await lead(
+    const completion = changed(WATCHED.progress);
+    await notifyLead(
       'progress_visitor_context_changed',
       'lead_page_progress',
-      'update of completed_at',
-      'old.completed_at is distinct from new.completed_at',
+      completion.events,
+      completion.when,
       'lead_id',
     );
-    await any('progress_visitor_context_deleted', 'lead_page_progress', 'delete');
-    await any('sessions_visitor_context_deleted', 'page_sessions', 'delete');
+    await notifyAny('progress_visitor_context_deleted', 'lead_page_progress', 'delete');
+    await notifyAny('sessions_visitor_context_deleted', 'page_sessions', 'delete');
     return;
   }
   await sql`create table visitor_context_changes (
@@ -93,34 +99,17 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
           `begin insert into visitor_context_changes (lead_id) values (${leadId}); end`,
       )
       .execute(db);
-  await trigger(
-    'accounts_visitor_context_changed',
-    'accounts',
-    'update of subscription_status',
-    'old.subscription_status is not new.subscription_status',
-    'null',
-  );
+  const changed = (columns: readonly string[]) => updateOf(columns, 'is not');
+  const account = changed(WATCHED.accounts);
+  await trigger('accounts_visitor_context_changed', 'accounts', account.events, account.when, 'null');
   await trigger('accounts_visitor_context_deleted', 'accounts', 'delete', '', 'null');
   await trigger('pages_visitor_context_added', 'pages', 'insert', '', 'null');
   await trigger('pages_visitor_context_deleted', 'pages', 'delete', '', 'null');
-  await trigger(
-    'pages_visitor_context_changed',
-    'pages',
-    'update of button_action, position, funnel_id',
-    'old.button_action is not new.button_action or old.position is not new.position ' +
-      'or old.funnel_id is not new.funnel_id',
-    'null',
-  );
+  const page = changed(WATCHED.pages);
+  await trigger('pages_visitor_context_changed', 'pages', page.events, page.when, 'null');
   await trigger('leads_visitor_context_deleted', 'leads', 'delete', '', 'old.id');
-  await trigger(
-    'leads_visitor_context_changed',
-    'leads',
-    'update of token_hash, funnel_id, account_id, name, current_page_id',
-    'old.token_hash is not new.token_hash or old.funnel_id is not new.funnel_id ' +
-      'or old.account_id is not new.account_id or old.name is not new.name ' +
-      'or old.current_page_id is not new.current_page_id',
-    'new.id',
-  );
+  const leadUpdate = changed(WATCHED.leads);
+  await trigger('leads_visitor_context_changed', 'leads', leadUpdate.events, leadUpdate.when, 'new.id');
   await trigger(
     'progress_visitor_context_completed',
     'lead_page_progress',
@@ -128,11 +117,12 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     'new.completed_at is not null',
     'new.lead_id',
   );
+  const completion = changed(WATCHED.progress);
   await trigger(
     'progress_visitor_context_changed',
     'lead_page_progress',
-    'update of completed_at',
-    'old.completed_at is not new.completed_at',
+    completion.events,
+    completion.when,
     'new.lead_id',
   );
   await trigger('progress_visitor_context_deleted', 'lead_page_progress', 'delete', '', 'old.lead_id');

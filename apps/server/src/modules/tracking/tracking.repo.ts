@@ -20,17 +20,6 @@ const SESSION_CONTEXT = [
   'leadPageProgress.completedAt as completedAt',
 ] as const;
 
-/** A session's context as the hot read returns it. */
-export interface SessionWithLead {
-  leadId: string;
-  subscriptionStatus: string;
-  sessionId: string;
-  pageId: string;
-  buttonAction: string | null;
-  completedAt: number | null;
-  tokenHash: string;
-}
-
 export function createTrackingRepo(db: Db, dialect: Dialect, changes?: VisitorContextChanges) {
   // The hot read of every record sent within a session, gathered by session (db/batched-read.ts): the
   // session with its lead's token, so that a session of another lead is told apart in the answer.
@@ -52,6 +41,8 @@ export function createTrackingRepo(db: Db, dialect: Dialect, changes?: VisitorCo
         .where(inJsonList(dialect, 'pageSessions.id', ids)),
     (row) => row.sessionId,
   );
+  /** A session's context as the hot read returns it. */
+  type SessionWithLead = NonNullable<Awaited<ReturnType<typeof readSessionWithLead>>>;
   const keptSessions = changes ? keptReads(changes, readSessionWithLead, (row) => row.leadId) : null;
   const sessionWithLead = keptSessions?.read ?? readSessionWithLead;
   // When the session is not the token's lead's (or not there), what the token names on its own.
